@@ -1,0 +1,3 @@
+//! One module per subcommand, each with a `run` taking its config and output.
+
+pub mod solve;

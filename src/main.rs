@@ -1,0 +1,31 @@
+//! The `tictactoe` binary: parse the command line, run, map the result to an exit status.
+
+use clap::Parser;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use tictactoe::cli::Cli;
+use tictactoe::error::Error;
+
+/// sysexits.h: EX_DATAERR, EX_NOINPUT, EX_IOERR.
+const DATA_ERROR: u8 = 65;
+const NO_INPUT: u8 = 66;
+const IO_ERROR: u8 = 74;
+
+fn main() -> ExitCode {
+    let config = Cli::parse().into_config();
+    match tictactoe::run(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped listening (`| head`) is not a failure.
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            let status = match error {
+                Error::Data { .. } => DATA_ERROR,
+                Error::Open { .. } => NO_INPUT,
+                Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_) => IO_ERROR,
+            };
+            // Nowhere is left to report a failure to write to standard error.
+            let _ = writeln!(io::stderr(), "error: {error}");
+            ExitCode::from(status)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Buffered output of results, one whole line per case and never a partial one.
+//!
+//! A case's line is assembled in memory and becomes writable only when the
+//! case completes, so whatever stops a run (a data error, a read error) leaves
+//! exactly the lines of the completed cases. Completed lines go out in large
+//! blocks, since a write per case would dominate small cases.
+
+use crate::engine::Outcome;
+use std::io::{self, Write};
+
+/// Completed output is written once this much has gathered.
+const BLOCK: usize = 128 * 1024;
+
+/// Writes each case's results as one line: the results separated by single
+/// spaces, then LF.
+pub struct ResultWriter<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    /// Where the case in progress starts in `buf`, if one is in progress.
+    case_start: Option<usize>,
+}
+
+impl<W: Write> ResultWriter<W> {
+    /// A writer onto `out`, which it does not buffer further.
+    pub fn new(out: W) -> ResultWriter<W> {
+        ResultWriter {
+            out,
+            buf: Vec::with_capacity(BLOCK + BLOCK / 2),
+            case_start: None,
+        }
+    }
+
+    /// Starts a case's line.
+    #[inline]
+    pub fn begin_case(&mut self) {
+        self.case_start = Some(self.buf.len());
+    }
+
+    /// Appends a move's result to the case in progress.
+    #[inline(always)]
+    pub fn push(&mut self, outcome: Outcome) {
+        self.buf.extend_from_slice(&[b'0' + outcome.number(), b' ']);
+    }
+
+    /// Completes the case's line, writing completed lines out once enough
+    /// have gathered.
+    #[inline]
+    pub fn end_case(&mut self) -> io::Result<()> {
+        let start = self.case_start.take().unwrap_or(self.buf.len());
+        if self.buf.len() > start {
+            // The last result's trailing space becomes the line's end.
+            let last = self.buf.len() - 1;
+            self.buf[last] = b'\n';
+        } else {
+            self.buf.push(b'\n');
+        }
+        if self.buf.len() >= BLOCK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes every completed line, drops a case left in progress, and flushes.
+    pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(start) = self.case_start.take() {
+            self.buf.truncate(start);
+        }
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Player;
+
+    #[test]
+    fn lines_hold_results_separated_by_spaces_and_empty_cases_print_empty_lines() {
+        let mut out = Vec::new();
+        let mut writer = ResultWriter::new(&mut out);
+        writer.begin_case();
+        writer.push(Outcome::NoWin);
+        writer.push(Outcome::Win(Player::Two));
+        writer.end_case().expect("in memory");
+        writer.begin_case();
+        writer.end_case().expect("in memory");
+        writer.finish().expect("in memory");
+        assert_eq!(out, b"0 2\n\n");
+    }
+
+    #[test]
+    fn a_case_in_progress_is_dropped_whole() {
+        let mut out = Vec::new();
+        let mut writer = ResultWriter::new(&mut out);
+        writer.begin_case();
+        writer.push(Outcome::Win(Player::One));
+        writer.end_case().expect("in memory");
+        writer.begin_case();
+        writer.push(Outcome::NoWin);
+        writer.finish().expect("in memory");
+        assert_eq!(out, b"1\n");
+    }
+}
