@@ -1,0 +1,195 @@
+//! The binary as its users meet it: arguments, files, streams and exit statuses.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::io::Write;
+use std::process::{Command as Process, Stdio};
+
+const EXAMPLE: &str = "fixtures/solve/leetcode-example.in";
+const EXAMPLE_OUT: &str = "0 0 0 0 0 0 1\n";
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+#[test]
+fn solve_reads_a_file_named_on_the_command_line() {
+    tictactoe()
+        .arg(EXAMPLE)
+        .assert()
+        .success()
+        .stdout(EXAMPLE_OUT);
+}
+
+#[test]
+fn solve_is_also_reachable_by_name_and_dash_means_stdin() {
+    tictactoe()
+        .args(["solve", "-"])
+        .pipe_stdin(EXAMPLE)
+        .expect("fixture exists")
+        .assert()
+        .success()
+        .stdout(EXAMPLE_OUT);
+}
+
+#[test]
+fn several_files_are_solved_in_order_each_with_its_own_t() {
+    tictactoe()
+        .args([EXAMPLE, "fixtures/solve/one-by-one.in", EXAMPLE])
+        .assert()
+        .success()
+        .stdout(format!("{EXAMPLE_OUT}2\n{EXAMPLE_OUT}"));
+}
+
+#[test]
+fn an_error_in_a_later_file_keeps_every_completed_line_before_it() {
+    tictactoe()
+        .args([EXAMPLE, "fixtures/solve/err-cell-taken.in", EXAMPLE])
+        .assert()
+        .code(65)
+        .stdout(format!("{EXAMPLE_OUT}0\n"))
+        .stderr(
+            "error: fixtures/solve/err-cell-taken.in: line 9, column 1: case 2, move 3: \
+             cell (0, 0) is already taken\n",
+        );
+}
+
+#[test]
+fn output_goes_to_the_file_given_with_dash_o() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = dir.path().join("out.txt");
+    tictactoe()
+        .arg(EXAMPLE)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(
+        std::fs::read_to_string(out).expect("output written"),
+        EXAMPLE_OUT
+    );
+}
+
+#[test]
+fn a_missing_input_file_exits_66_with_its_name() {
+    tictactoe()
+        .arg("no/such/file.in")
+        .assert()
+        .code(66)
+        .stdout("")
+        .stderr(predicate::str::starts_with(
+            "error: cannot open no/such/file.in:",
+        ));
+}
+
+#[test]
+fn a_directory_as_input_exits_66() {
+    tictactoe()
+        .arg("fixtures")
+        .assert()
+        .code(66)
+        .stderr(predicate::str::contains(
+            "cannot open fixtures: is a directory",
+        ));
+}
+
+#[test]
+fn an_output_file_that_cannot_be_created_exits_74() {
+    tictactoe()
+        .args([EXAMPLE, "-o", "no/such/dir/out.txt"])
+        .assert()
+        .code(74)
+        .stderr(predicate::str::starts_with(
+            "error: cannot create no/such/dir/out.txt:",
+        ));
+}
+
+#[test]
+fn a_full_disk_exits_74_with_a_message() {
+    let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+    let status = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg(EXAMPLE)
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("binary runs");
+    assert_eq!(status.status.code(), Some(74));
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert!(
+        stderr.starts_with("error: cannot write the output:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly_with_status_0() {
+    // Many cases, so that output is still being written when the pipe closes.
+    let mut input = String::from("200000\n");
+    for _ in 0..200_000 {
+        input.push_str("3\n3\n0 0 1\n1 1 2\n2 2 1\n");
+    }
+    let mut child = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // The solver may stop reading once its output is gone.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().expect("binary finishes");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn a_closed_stdin_is_empty_input_and_a_data_error() {
+    let output = Process::new("sh")
+        .args([
+            "-c",
+            "exec 0<&-; exec \"$0\"",
+            env!("CARGO_BIN_EXE_tictactoe"),
+        ])
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(65));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: line 1, column 1: input ends early: expected the number of test cases T\n"
+    );
+}
+
+#[test]
+fn an_empty_stdin_is_a_data_error() {
+    tictactoe()
+        .pipe_stdin("/dev/null")
+        .expect("/dev/null exists")
+        .assert()
+        .code(65)
+        .stderr("error: line 1, column 1: input ends early: expected the number of test cases T\n");
+}
+
+#[test]
+fn a_usage_error_exits_2() {
+    tictactoe().arg("--engine=magic").assert().code(2);
+    tictactoe().arg("--no-such-flag").assert().code(2);
+}
+
+#[test]
+fn help_explains_the_format_the_exit_statuses_and_shows_an_example() {
+    tictactoe()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ROW COL PLAYER"))
+        .stdout(predicate::str::contains(
+            "tictactoe fixtures/solve/leetcode-example.in",
+        ))
+        .stdout(predicate::str::contains("65 data error"));
+}

@@ -1,0 +1,126 @@
+//! Property tests: the two engines agree, the reader does not care where
+//! reads split the input, and no bytes make the solver panic.
+
+use proptest::prelude::*;
+use std::io::{self, Read};
+use tictactoe::cmd::solve::run_stream;
+use tictactoe::engine::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
+use tictactoe::error::{Error, InputName};
+
+const POLICIES: [AfterWin; 3] = [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode];
+
+/// Moves on a board of size `n`, mostly on the board, some off it, some by a
+/// player that does not exist, with repeats so that taken cells come up.
+fn game() -> impl Strategy<Value = (i64, Vec<(i64, i64, i64)>)> {
+    (1i64..=6).prop_flat_map(|n| {
+        let coordinate = prop_oneof![20 => 0..n, 1 => -1..=n];
+        let player = prop_oneof![20 => 1i64..=2, 1 => -1i64..=3];
+        let play = (coordinate.clone(), coordinate, player);
+        (
+            Just(n),
+            prop::collection::vec(play, 0..=(n * n + 4) as usize),
+        )
+    })
+}
+
+/// A reader that hands out the input in pieces of the given sizes, cycling.
+struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    next: usize,
+}
+
+impl Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let size = self.sizes[self.next % self.sizes.len()];
+        self.next += 1;
+        let count = size.min(buf.len()).min(self.data.len());
+        buf[..count].copy_from_slice(&self.data[..count]);
+        self.data = &self.data[count..];
+        Ok(count)
+    }
+}
+
+fn solve(input: impl Read, rules: Rules) -> (Vec<u8>, Option<String>) {
+    let mut out = Vec::new();
+    let result = run_stream(input, InputName::Stdin, rules, &mut out);
+    (out, result.err().map(|error| error.to_string()))
+}
+
+/// A Coding Ninjas file of random games written with random spacing.
+fn spaced_file() -> impl Strategy<Value = String> {
+    let space = prop::sample::select(vec![" ", "  ", "\t", "\n", "\r\n", "\n\n", " \r\n\t"]);
+    let cases = prop::collection::vec(game(), 0..4);
+    (cases, prop::collection::vec(space, 64)).prop_map(|(cases, spaces)| {
+        let mut tokens = vec![cases.len().to_string()];
+        for (n, moves) in cases {
+            tokens.push(n.to_string());
+            tokens.push(moves.len().min((n * n) as usize).to_string());
+            for (r, c, p) in moves.into_iter().take((n * n) as usize) {
+                tokens.extend([r.to_string(), c.to_string(), p.to_string()]);
+            }
+        }
+        let mut text = String::new();
+        for (i, token) in tokens.iter().enumerate() {
+            text.push_str(token);
+            text.push_str(spaces[i % spaces.len()]);
+        }
+        text
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn counter_and_scan_engines_agree_under_every_policy((n, moves) in game()) {
+        let size = BoardSize::new(n).expect("sizes are 1 to 6");
+        for after_win in POLICIES {
+            let mut counter = TicTacToe::with_rules(size, Rules { after_win, engine: EngineKind::Counter });
+            let mut scan = TicTacToe::with_rules(size, Rules { after_win, engine: EngineKind::Scan });
+            for &(row, col, player) in &moves {
+                prop_assert_eq!(counter.play(row, col, player), scan.play(row, col, player));
+            }
+            prop_assert_eq!(counter.winner(), scan.winner());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn output_does_not_depend_on_where_reads_split_the_input(
+        text in spaced_file(),
+        sizes in prop::collection::vec(1usize..40, 1..8),
+    ) {
+        for after_win in POLICIES {
+            let rules = Rules { after_win, engine: EngineKind::Counter };
+            let whole = solve(text.as_bytes(), rules);
+            let pieces = Pieces { data: text.as_bytes(), sizes: sizes.clone(), next: 0 };
+            prop_assert_eq!(&whole, &solve(pieces, rules));
+            let scan = solve(text.as_bytes(), Rules { after_win, engine: EngineKind::Scan });
+            prop_assert_eq!(&whole, &scan);
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_give_output_or_a_data_error_and_never_panic(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+    ) {
+        let mut out = Vec::new();
+        let result = run_stream(&bytes[..], InputName::Stdin, Rules::default(), &mut out);
+        prop_assert!(matches!(result, Ok(()) | Err(Error::Data { .. })), "{:?}", result);
+    }
+
+    #[test]
+    fn digit_and_space_soup_never_panics(
+        bytes in prop::collection::vec(prop::sample::select(b"0123456789 \n-+".to_vec()), 0..200),
+    ) {
+        let mut out = Vec::new();
+        let result = run_stream(&bytes[..], InputName::Stdin, Rules::default(), &mut out);
+        prop_assert!(matches!(result, Ok(()) | Err(Error::Data { .. })), "{:?}", result);
+        // Whatever was written is whole lines.
+        prop_assert!(out.is_empty() || out.ends_with(b"\n"));
+    }
+}
