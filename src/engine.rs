@@ -440,6 +440,12 @@ impl TicTacToe {
         .flatten()
     }
 
+    /// The first line through the cell that one player holds entirely.
+    pub fn full_line_through(&self, row: u32, col: u32) -> Option<Line> {
+        self.lines_through(row, col)
+            .find(|&line| self.line_sum(line).unsigned_abs() == u64::from(self.n))
+    }
+
     /// Places `player`'s mark at (`row`, `col`): the problem's `move`.
     ///
     /// Refused moves leave the game unchanged.

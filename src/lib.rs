@@ -28,14 +28,23 @@ pub mod engine;
 pub mod error;
 pub mod input;
 pub mod reader;
+pub mod render;
 pub mod writer;
 
 use config::Config;
 use error::Error;
 
 /// Runs a command to completion.
-pub fn run(config: Config) -> Result<(), Error> {
+///
+/// `Ok` carries the exit status of a command that ran: 0 for `solve`, and a
+/// verdict for judge tools, whose protocols give statuses meanings (Kattis
+/// validators exit 42 for a valid file, say). `Err` is a failure to run, and
+/// `main` maps it to a status of its own.
+pub fn run(config: Config) -> Result<u8, Error> {
     match config {
-        Config::Solve(solve) => cmd::solve::run(&solve, input::create(&solve.output)?),
+        Config::Solve(solve) => {
+            cmd::solve::run(&solve, input::create(&solve.output)?)?;
+            Ok(0)
+        }
     }
 }

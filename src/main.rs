@@ -14,7 +14,7 @@ const IO_ERROR: u8 = 74;
 fn main() -> ExitCode {
     let config = Cli::parse().into_config();
     match tictactoe::run(config) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(status) => ExitCode::from(status),
         // A reader that stopped listening (`| head`) is not a failure.
         Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
