@@ -5,7 +5,7 @@
 //! the moves themselves are the engine's to judge, and [`Reader::reject`]
 //! turns the engine's refusal into an error pointing at the right token.
 
-use super::{Chunks, Scanned, is_space, scan_int};
+use super::{BLOCK_WINDOW, Chunks, Scanned, Tokens, is_space, scan_block, scan_int};
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
 use std::io::Read;
@@ -35,6 +35,8 @@ pub struct Move {
 /// A streaming reader of one Coding Ninjas input.
 pub struct Reader<R> {
     chunks: Chunks<R>,
+    /// Tokens already parsed past `chunks.pos` by the block scanner.
+    tokens: Tokens,
     name: InputName,
     /// T, once read.
     cases: Option<u64>,
@@ -51,6 +53,7 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R, name: InputName) -> Reader<R> {
         Reader {
             chunks: Chunks::new(input),
+            tokens: Tokens::default(),
             name,
             cases: None,
             case: 0,
@@ -111,9 +114,22 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the next move of the current case. Call it exactly Q times.
-    #[inline]
+    #[inline(always)]
     pub fn next_move(&mut self) -> Result<Move, Error> {
         self.r#move += 1;
+        if self.tokens.waiting() >= 3 {
+            // The common case: the whole move is already parsed.
+            let (row, row_at) = self.tokens.pop().unwrap_or_default();
+            let (col, col_at) = self.tokens.pop().unwrap_or_default();
+            let (player, player_at) = self.tokens.pop().unwrap_or_default();
+            self.hold_from(row_at);
+            return Ok(Move {
+                row,
+                col,
+                player,
+                offsets: [row_at, col_at, player_at],
+            });
+        }
         let declared = self.moves;
         let expected = |field| Expected::Move { field, declared };
         let (row, row_at) = self.next_int(expected(MoveField::Row), true)?;
@@ -136,6 +152,27 @@ impl<R: Read> Reader<R> {
             MoveField::Player => refused.offsets[2],
         };
         self.error(at, why.into())
+    }
+
+    /// Keeps the bytes from `offset` on through refills, so the record that
+    /// starts there can still be pointed at.
+    #[inline(always)]
+    fn hold_from(&mut self, offset: u64) {
+        self.chunks.keep = (offset - self.chunks.offset_of(0)) as usize;
+    }
+
+    /// Parses the next block of tokens ahead, when a whole block is buffered.
+    #[inline(always)]
+    fn scan_ahead(&mut self) {
+        let pos = self.chunks.pos;
+        let Some(window) = self.chunks.bytes().get(pos..pos + BLOCK_WINDOW) else {
+            return;
+        };
+        let Ok(window) = <&[u8; BLOCK_WINDOW]>::try_from(window) else {
+            return;
+        };
+        let offset = self.chunks.offset_of(pos);
+        self.chunks.pos += scan_block(window, offset, &mut self.tokens);
     }
 
     /// Skips space to the next token and returns its buffer index. A token
@@ -169,6 +206,26 @@ impl<R: Read> Reader<R> {
     /// Reads one integer token: its value and absolute offset.
     #[inline(always)]
     fn next_int(&mut self, expected: Expected, starts_record: bool) -> Result<(i64, u64), Error> {
+        if self.tokens.waiting() == 0 {
+            self.scan_ahead();
+        }
+        if let Some((value, offset)) = self.tokens.pop() {
+            if starts_record {
+                self.hold_from(offset);
+            }
+            return Ok((value, offset));
+        }
+        self.next_int_general(expected, starts_record)
+    }
+
+    /// Reads one token byte by byte, refilling as needed: for the tail of
+    /// the input, and for whatever the block scanner leaves alone.
+    #[cold]
+    fn next_int_general(
+        &mut self,
+        expected: Expected,
+        starts_record: bool,
+    ) -> Result<(i64, u64), Error> {
         let mut start = self.skip_space(expected, starts_record)?;
         let offset = self.chunks.offset_of(start);
         loop {
@@ -195,7 +252,11 @@ impl<R: Read> Reader<R> {
 
     /// Checks that nothing but space follows the last case.
     fn expect_end(&mut self) -> Result<(), Error> {
-        match self.skip_space(Expected::CaseCount, true) {
+        let next_token = match self.tokens.peek_offset() {
+            Some(offset) => Ok((offset - self.chunks.offset_of(0)) as usize),
+            None => self.skip_space(Expected::CaseCount, true),
+        };
+        match next_token {
             Ok(start) => {
                 let text = self.chunks.token_text(start);
                 let at = self.chunks.offset_of(start);

@@ -170,6 +170,167 @@ impl<R: Read> Chunks<R> {
     }
 }
 
+/// Bytes the block scanner classifies at once.
+pub const BLOCK: usize = 64;
+
+/// Bytes that must be buffered from a block's start: a token's 8-byte word
+/// may begin at the block's last byte.
+pub const BLOCK_WINDOW: usize = BLOCK + 8;
+
+/// Integers parsed ahead of the reader by [`scan_block`], with the absolute
+/// offsets where they start.
+pub struct Tokens {
+    values: [i64; BLOCK],
+    offsets: [u64; BLOCK],
+    head: usize,
+    len: usize,
+}
+
+impl Default for Tokens {
+    fn default() -> Tokens {
+        Tokens {
+            values: [0; BLOCK],
+            offsets: [0; BLOCK],
+            head: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Tokens {
+    /// How many tokens are waiting.
+    #[inline(always)]
+    pub fn waiting(&self) -> usize {
+        self.len - self.head
+    }
+
+    /// The next token, if any: its value and offset.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<(i64, u64)> {
+        if self.head == self.len {
+            return None;
+        }
+        let token = (self.values[self.head], self.offsets[self.head]);
+        self.head += 1;
+        Some(token)
+    }
+
+    /// The offset of the next token, if any, without taking it.
+    pub fn peek_offset(&self) -> Option<u64> {
+        (self.head < self.len).then(|| self.offsets[self.head])
+    }
+
+    #[inline(always)]
+    fn push(&mut self, value: i64, offset: u64) {
+        self.values[self.len] = value;
+        self.offsets[self.len] = offset;
+        self.len += 1;
+    }
+}
+
+/// Parses every plain token (1 to 8 digits, followed by a space) in the
+/// first [`BLOCK`] bytes of `window` into `tokens`, which must be empty.
+/// Returns how many bytes it consumed: it stops before the first token it
+/// cannot take (a sign, a long number, garbage, or one running past the
+/// block), which the general path then reads.
+///
+/// Why blocks: a loop that finds each token's end before it can look at the
+/// next makes one long chain of dependent steps, and a byte loop over random
+/// numbers mispredicts their lengths. Here two bitmasks (digits, spaces) give
+/// every token's start and end at once, and each value is computed on its own.
+#[inline(always)]
+pub fn scan_block(window: &[u8; BLOCK_WINDOW], offset: u64, tokens: &mut Tokens) -> usize {
+    tokens.head = 0;
+    tokens.len = 0;
+    let (digits, spaces) = classify(window);
+    // Everything from the first byte that is neither digit nor space is the
+    // general path's.
+    let limit = (!(digits | spaces)).trailing_zeros() as usize;
+    let mut starts = digits & !(digits << 1);
+    let mut ends = digits & !(digits >> 1);
+    while starts != 0 {
+        let start = starts.trailing_zeros() as usize;
+        let end = ends.trailing_zeros() as usize;
+        let count = end - start + 1;
+        // The byte after the token must be a space within the block.
+        if end + 1 >= limit || count > 8 {
+            return start.min(limit);
+        }
+        let word = u64::from_le_bytes(window_word(window, start));
+        tokens.push(digits_value(word, count) as i64, offset + start as u64);
+        starts &= starts - 1;
+        ends &= ends - 1;
+    }
+    limit
+}
+
+/// Bitmasks of the digits and the spaces among a block's bytes (bit i for
+/// byte i): SSE2, which every x86_64 processor has.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let mut digits = 0u64;
+    let mut spaces = 0u64;
+    for lane in 0..BLOCK / 16 {
+        let chunk = &window[lane * 16..lane * 16 + 16];
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics are
+        // available; `chunk` holds 16 bytes, all an unaligned load reads.
+        let (digit, space) = unsafe {
+            let is = |bytes: __m128i, byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
+            let digit =
+                _mm_cmplt_epi8(_mm_add_epi8(bytes, _mm_set1_epi8(0x50)), _mm_set1_epi8(-118));
+            let space = _mm_or_si128(
+                _mm_or_si128(is(bytes, b' '), is(bytes, b'\n')),
+                _mm_or_si128(is(bytes, b'\r'), is(bytes, b'\t')),
+            );
+            (_mm_movemask_epi8(digit), _mm_movemask_epi8(space))
+        };
+        digits |= u64::from(digit as u16) << (lane * 16);
+        spaces |= u64::from(space as u16) << (lane * 16);
+    }
+    (digits, spaces)
+}
+
+/// Bitmasks of the digits and the spaces among a block's bytes, byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn classify_bytes(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
+    let mut digits = 0u64;
+    let mut spaces = 0u64;
+    for (i, &byte) in window[..BLOCK].iter().enumerate() {
+        digits |= u64::from(byte.is_ascii_digit()) << i;
+        spaces |= u64::from(is_space(byte)) << i;
+    }
+    (digits, spaces)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use classify_bytes as classify;
+
+#[inline(always)]
+fn window_word(window: &[u8; BLOCK_WINDOW], start: usize) -> [u8; 8] {
+    let mut word = [0; 8];
+    word.copy_from_slice(&window[start..start + 8]);
+    word
+}
+
+/// The value of the `count` (1 to 8) ASCII digits at the start of a
+/// little-endian word: three multiply-shift steps, no loop.
+#[inline(always)]
+pub fn digits_value(word: u64, count: usize) -> u64 {
+    // Move the digits to the top; the zero bytes shifted in read as leading
+    // zeros. Then pairs, quads and octets of digits combine in turn.
+    let aligned = word << (8 * (8 - count));
+    let pairs = ((aligned & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(2561)) >> 8;
+    let quads = ((pairs & 0x00FF_00FF_00FF_00FF).wrapping_mul(6_553_601)) >> 16;
+    ((quads & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001)) >> 32
+}
+
 /// The result of scanning one integer token in a buffer.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Scanned {
@@ -248,6 +409,73 @@ mod tests {
             scan_int(b"0000000000000000000000001 ", 0, true),
             Scanned::Int(1, 25)
         );
+    }
+
+    fn block(text: &[u8]) -> [u8; BLOCK_WINDOW] {
+        let mut window = [b' '; BLOCK_WINDOW];
+        window[..text.len()].copy_from_slice(text);
+        window
+    }
+
+    fn scan(text: &[u8]) -> (Vec<(i64, u64)>, usize) {
+        let mut tokens = Tokens::default();
+        let consumed = scan_block(&block(text), 100, &mut tokens);
+        (std::iter::from_fn(|| tokens.pop()).collect(), consumed)
+    }
+
+    #[test]
+    fn digits_value_reads_one_to_eight_digits() {
+        let word = |text: &[u8]| u64::from_le_bytes(block(text)[..8].try_into().expect("8 bytes"));
+        assert_eq!(digits_value(word(b"7 3 1"), 1), 7);
+        assert_eq!(digits_value(word(b"42\n"), 2), 42);
+        assert_eq!(digits_value(word(b"0012345"), 7), 12345);
+        assert_eq!(digits_value(word(b"98765432"), 8), 98_765_432);
+    }
+
+    #[test]
+    fn scan_block_takes_plain_tokens_and_stops_before_anything_else() {
+        assert_eq!(scan(b"3 14\r\n 15\t9"), (vec![(3, 100), (14, 102), (15, 107), (9, 110)], 64));
+        // A sign, garbage, or a token of more than 8 digits is left alone.
+        assert_eq!(scan(b"1 -2 3"), (vec![(1, 100)], 2));
+        assert_eq!(scan(b"1 2x 3"), (vec![(1, 100)], 2));
+        assert_eq!(scan(b"1 123456789 3"), (vec![(1, 100)], 2));
+        assert_eq!(scan(b"12345678 1"), (vec![(12_345_678, 100), (1, 109)], 64));
+        // A token touching the block's end may go on past it.
+        let mut text = vec![b' '; 62];
+        text.extend_from_slice(b"77");
+        assert_eq!(scan(&text), (vec![], 62));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn classify_agrees_with_the_byte_by_byte_version(
+            text in proptest::collection::vec(proptest::prelude::any::<u8>(), BLOCK_WINDOW),
+        ) {
+            let window: [u8; BLOCK_WINDOW] = text.try_into().expect("window size");
+            proptest::prop_assert_eq!(classify(&window), classify_bytes(&window));
+        }
+
+        #[test]
+        fn scan_block_agrees_with_the_general_scanner(
+            text in proptest::collection::vec(proptest::sample::select(b"0123456789  \n\r\t-x".to_vec()), BLOCK_WINDOW),
+        ) {
+            let window: [u8; BLOCK_WINDOW] = text.clone().try_into().expect("window size");
+            let mut tokens = Tokens::default();
+            let consumed = scan_block(&window, 0, &mut tokens);
+            proptest::prop_assert!(consumed <= BLOCK);
+            // Every token taken is what the general scanner reads there.
+            while let Some((value, offset)) = tokens.pop() {
+                let start = offset as usize;
+                proptest::prop_assert!(start < consumed);
+                proptest::prop_assert!(start == 0 || is_space(text[start - 1]));
+                match scan_int(&text, start, true) {
+                    Scanned::Int(expected, _) => proptest::prop_assert_eq!(value, expected),
+                    other => proptest::prop_assert!(false, "general scanner says {:?}", other),
+                }
+            }
+            // What was skipped after the last token is space.
+            proptest::prop_assert!(consumed == 0 || consumed == BLOCK || !text[consumed].is_ascii_digit() || is_space(text[consumed - 1]));
+        }
     }
 
     #[test]
