@@ -22,11 +22,12 @@ pub const DENSE_MAX_N: u32 = 1024;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Player {
     /// Player 1, who plays X.
-    One,
+    One = 1,
     /// Player 2, who plays O.
-    Two,
+    Two = 2,
 }
 
 impl Player {
@@ -41,10 +42,7 @@ impl Player {
 
     /// The player's number, 1 or 2.
     pub fn number(self) -> u8 {
-        match self {
-            Player::One => 1,
-            Player::Two => 2,
-        }
+        self as u8
     }
 
     /// The player's mark on a drawn board.
@@ -63,11 +61,9 @@ impl Player {
         }
     }
 
+    /// +1 for player 1, -1 for player 2: a mark's weight in a line's sum.
     fn sign(self) -> i32 {
-        match self {
-            Player::One => 1,
-            Player::Two => -1,
-        }
+        3 - 2 * i32::from(self as u8)
     }
 }
 
@@ -370,6 +366,8 @@ pub struct TicTacToe {
     anti_diagonal: i32,
     moves: u64,
     winner: Option<(Player, u64)>,
+    /// Won, under a policy that allows no more moves.
+    closed: bool,
 }
 
 impl TicTacToe {
@@ -391,6 +389,7 @@ impl TicTacToe {
             anti_diagonal: 0,
             moves: 0,
             winner: None,
+            closed: false,
         };
         game.reset(size);
         game
@@ -412,6 +411,7 @@ impl TicTacToe {
         self.anti_diagonal = 0;
         self.moves = 0;
         self.winner = None;
+        self.closed = false;
     }
 
     /// The board size N.
@@ -493,18 +493,22 @@ impl TicTacToe {
     /// Refused moves leave the game unchanged.
     #[inline]
     pub fn play(&mut self, row: i64, col: i64, player: i64) -> Result<Outcome, MoveError> {
-        let n = i64::from(self.n);
-        if !(0..n).contains(&row) {
+        // One unsigned comparison each: negative values wrap past N.
+        if row as u64 >= u64::from(self.n) {
+            let n = i64::from(self.n);
             return Err(MoveError::RowOffBoard { row, n });
         }
-        if !(0..n).contains(&col) {
+        if col as u64 >= u64::from(self.n) {
+            let n = i64::from(self.n);
             return Err(MoveError::ColumnOffBoard { col, n });
         }
         let Some(mover) = Player::from_number(player) else {
             return Err(MoveError::BadPlayer(player));
         };
-        if let (Some((winner, at_move)), AfterWin::Error) = (self.winner, self.rules.after_win) {
-            return Err(MoveError::AfterWin { winner, at_move });
+        if self.closed {
+            if let Some((winner, at_move)) = self.winner {
+                return Err(MoveError::AfterWin { winner, at_move });
+            }
         }
         let (r, c) = (row as u32, col as u32);
         let placed = if self.is_dense {
@@ -541,17 +545,21 @@ impl TicTacToe {
             (EngineKind::Scan, AfterWin::Error | AfterWin::Continue) => self
                 .lines_through(r, c)
                 .any(|line| self.scan_owner(line) == Some(mover)),
-            (EngineKind::Scan, AfterWin::Leetcode) => {
-                [Line::Row(r), Line::Column(c), Line::Diagonal, Line::AntiDiagonal]
-                    .into_iter()
-                    .any(|line| self.scan_owner(line).is_some())
-            }
+            (EngineKind::Scan, AfterWin::Leetcode) => [
+                Line::Row(r),
+                Line::Column(c),
+                Line::Diagonal,
+                Line::AntiDiagonal,
+            ]
+            .into_iter()
+            .any(|line| self.scan_owner(line).is_some()),
         };
         if !wins {
             return Ok(Outcome::NoWin);
         }
         if self.winner.is_none() {
             self.winner = Some((mover, self.moves));
+            self.closed = self.rules.after_win == AfterWin::Error;
         }
         Ok(Outcome::Win(mover))
     }
@@ -730,7 +738,8 @@ mod tests {
         assert_eq!(game.cell(0, 0), None);
         assert_eq!(game.cell(1, 1), None);
         for _ in 0..20_000 {
-            game.play(0, 0, 2).expect("the cell is empty in every new game");
+            game.play(0, 0, 2)
+                .expect("the cell is empty in every new game");
             game.reset(size);
         }
     }

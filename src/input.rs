@@ -18,7 +18,11 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
     match source {
         InputSource::Stdin => {
             let reader: Box<dyn Read> = match io::stdin().as_fd().try_clone_to_owned() {
-                Ok(fd) => Box::new(File::from(fd)),
+                Ok(fd) => {
+                    let file = File::from(fd);
+                    widen_pipe(&file);
+                    Box::new(file)
+                }
                 Err(_) => Box::new(io::empty()),
             };
             Ok((reader, InputName::Stdin))
@@ -36,8 +40,26 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
                     "is a directory",
                 )));
             }
+            widen_pipe(&file);
             Ok((Box::new(file), InputName::Path(path.clone())))
         }
+    }
+}
+
+/// Pipe capacity asked for: reads from the default 64 KiB pipe measured 3-6x
+/// slower here. 1 MiB is what an unprivileged process may ask for by default.
+const PIPE_CAPACITY: usize = 1 << 20;
+
+/// Makes a pipe's buffer larger, so the writer runs ahead of the solver and
+/// each read returns a full chunk. Anything but a pipe is left alone, and a
+/// refusal only costs speed.
+fn widen_pipe(file: &File) {
+    #[cfg(target_os = "linux")]
+    if file.metadata().is_ok_and(|meta| {
+        use std::os::unix::fs::FileTypeExt;
+        meta.file_type().is_fifo()
+    }) {
+        let _ = rustix::pipe::fcntl_setpipe_size(file, PIPE_CAPACITY);
     }
 }
 

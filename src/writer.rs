@@ -39,7 +39,9 @@ impl<W: Write> ResultWriter<W> {
     /// Appends a move's result to the case in progress.
     #[inline(always)]
     pub fn push(&mut self, outcome: Outcome) {
-        self.buf.extend_from_slice(&[b'0' + outcome.number(), b' ']);
+        // Two bytes at once: the result's digit and the space after it.
+        let pair = u16::from_le_bytes([b'0' + outcome.number(), b' ']);
+        self.buf.extend_from_slice(&pair.to_le_bytes());
     }
 
     /// Completes the case's line, writing completed lines out once enough

@@ -69,6 +69,45 @@ fn spaced_file() -> impl Strategy<Value = String> {
     })
 }
 
+/// Many cases of bigger boards, mostly on one line per move, with a few
+/// wrinkles: odd spacing, big numbers, signs.
+fn big_spaced_file() -> impl Strategy<Value = String> {
+    let space = prop::sample::select(vec![
+        " ", " ", " ", "\n", "\n", "\n", "\r\n", "  ", "\t", "\n\n",
+    ]);
+    let number = prop_oneof![
+        40 => (0i64..12).prop_map(|v| v.to_string()),
+        1 => (0i64..1_000_000_000_000).prop_map(|v| v.to_string()),
+        1 => (0i64..12).prop_map(|v| format!("{v:0>9}")),
+        1 => (-3i64..3).prop_map(|v| format!("{v:+}")),
+    ];
+    let case = (
+        1i64..=12,
+        prop::collection::vec((number.clone(), number.clone(), 1i64..=2), 0..60),
+    )
+        .prop_map(|(n, moves)| {
+            let mut tokens = vec![n.to_string(), moves.len().to_string()];
+            for (r, c, p) in moves {
+                tokens.extend([r, c, p.to_string()]);
+            }
+            tokens
+        });
+    (
+        prop::collection::vec(case, 1..12),
+        prop::collection::vec(space, 97),
+        any::<bool>(),
+    )
+        .prop_map(|(cases, spaces, extra_case)| {
+            let count = cases.len() + usize::from(extra_case);
+            let mut text = format!("{count}\n");
+            for (i, token) in cases.into_iter().flatten().enumerate() {
+                text.push_str(&token);
+                text.push_str(spaces[i % spaces.len()]);
+            }
+            text
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -86,8 +125,53 @@ proptest! {
     }
 }
 
+/// The plain path: split on whitespace, parse each token, play. What the
+/// reader's fast paths must agree with.
+fn solve_plainly(text: &str, rules: Rules) -> (Vec<u8>, bool) {
+    let mut tokens = text.split_ascii_whitespace().map(|t| t.parse::<i64>());
+    let mut next = || tokens.next().and_then(Result::ok);
+    let mut out = Vec::new();
+    let Some(cases) = next() else {
+        return (out, false);
+    };
+    for _ in 0..cases {
+        let (Some(n), Some(q)) = (next(), next()) else {
+            return (out, false);
+        };
+        let Ok(size) = BoardSize::new(n) else {
+            return (out, false);
+        };
+        if q < 0 || q as u64 > size.cells() {
+            return (out, false);
+        }
+        let mut game = TicTacToe::with_rules(size, rules);
+        let mut line = Vec::new();
+        for _ in 0..q {
+            let (Some(r), Some(c), Some(p)) = (next(), next(), next()) else {
+                return (out, false);
+            };
+            match game.play(r, c, p) {
+                Ok(outcome) => line.push(outcome.number().to_string()),
+                Err(_) => return (out, false),
+            }
+        }
+        out.extend_from_slice(line.join(" ").as_bytes());
+        out.push(b'\n');
+    }
+    (out, next().is_none())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn the_reader_agrees_with_the_plain_path(text in big_spaced_file(), policy in 0usize..3) {
+        let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
+        let (out, error) = solve(text.as_bytes(), rules);
+        let (plain_out, plain_ok) = solve_plainly(&text, rules);
+        prop_assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&plain_out));
+        prop_assert_eq!(error.is_none(), plain_ok, "{:?}", error);
+    }
 
     #[test]
     fn output_does_not_depend_on_where_reads_split_the_input(

@@ -59,7 +59,7 @@ fn solve_stream<W: Write>(
             let played = reader.next_move()?;
             match game.play(played.row, played.col, played.player) {
                 Ok(outcome) => writer.push(outcome),
-                Err(why) => return Err(reader.reject(&played, why)),
+                Err(why) => return Err(reader.reject(why)),
             }
         }
         writer.end_case().map_err(Error::Write)?;

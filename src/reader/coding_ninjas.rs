@@ -5,7 +5,7 @@
 //! the moves themselves are the engine's to judge, and [`Reader::reject`]
 //! turns the engine's refusal into an error pointing at the right token.
 
-use super::{BLOCK_WINDOW, Chunks, Scanned, Tokens, is_space, scan_block, scan_int};
+use super::{BLOCK_WINDOW, BlockTokens, Chunks, Scanned, digits_value, is_space, scan_int};
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
 use std::io::Read;
@@ -19,7 +19,7 @@ pub struct CaseHeader {
     pub moves: u64,
 }
 
-/// One move as read, with where its tokens start for error messages.
+/// One move as read. [`Reader::reject`] finds its tokens again for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     /// ROW, not yet checked against the board.
@@ -28,15 +28,18 @@ pub struct Move {
     pub col: i64,
     /// PLAYER, not yet checked.
     pub player: i64,
-    /// Absolute offsets of the row, column and player tokens.
-    offsets: [u64; 3],
 }
 
 /// A streaming reader of one Coding Ninjas input.
 pub struct Reader<R> {
     chunks: Chunks<R>,
-    /// Tokens already parsed past `chunks.pos` by the block scanner.
-    tokens: Tokens,
+    /// The tokens left in the block that starts at `block_at`; the first of
+    /// them starts at or after `chunks.pos`. Empty unless the fast path set it.
+    block: BlockTokens,
+    /// Buffer index of the block's first byte.
+    block_at: usize,
+    /// Absolute offset of the row token of the last move read.
+    move_start: u64,
     name: InputName,
     /// T, once read.
     cases: Option<u64>,
@@ -53,7 +56,9 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R, name: InputName) -> Reader<R> {
         Reader {
             chunks: Chunks::new(input),
-            tokens: Tokens::default(),
+            block: BlockTokens::default(),
+            block_at: 0,
+            move_start: 0,
             name,
             cases: None,
             case: 0,
@@ -117,62 +122,75 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     pub fn next_move(&mut self) -> Result<Move, Error> {
         self.r#move += 1;
-        if self.tokens.waiting() >= 3 {
-            // The common case: the whole move is already parsed.
-            let (row, row_at) = self.tokens.pop().unwrap_or_default();
-            let (col, col_at) = self.tokens.pop().unwrap_or_default();
-            let (player, player_at) = self.tokens.pop().unwrap_or_default();
-            self.hold_from(row_at);
-            return Ok(Move {
-                row,
-                col,
-                player,
-                offsets: [row_at, col_at, player_at],
-            });
+        if !self.block.has_move() {
+            self.find_block();
+        }
+        if self.block.has_move() {
+            // The common case: three plain tokens, read straight from the block.
+            let bytes = self.chunks.bytes();
+            let at = self.block_at;
+            let value = |(start, count): (usize, usize)| {
+                let word = bytes
+                    .get(at + start..)
+                    .and_then(|rest| rest.first_chunk::<8>());
+                word.map_or(0, |word| {
+                    digits_value(u64::from_le_bytes(*word), count) as i64
+                })
+            };
+            let (row_start, row_count) = self.block.take();
+            let row = value((row_start, row_count));
+            let col = value(self.block.take());
+            let (player_start, player_count) = self.block.take();
+            let player = value((player_start, player_count));
+            self.chunks.pos = at + player_start + player_count;
+            self.move_start = self.chunks.offset_of(at + row_start);
+            return Ok(Move { row, col, player });
         }
         let declared = self.moves;
         let expected = |field| Expected::Move { field, declared };
         let (row, row_at) = self.next_int(expected(MoveField::Row), true)?;
-        let (col, col_at) = self.next_int(expected(MoveField::Column), false)?;
-        let (player, player_at) = self.next_int(expected(MoveField::Player), false)?;
-        Ok(Move {
-            row,
-            col,
-            player,
-            offsets: [row_at, col_at, player_at],
-        })
+        self.move_start = row_at;
+        let (col, _) = self.next_int(expected(MoveField::Column), false)?;
+        let (player, _) = self.next_int(expected(MoveField::Player), false)?;
+        Ok(Move { row, col, player })
     }
 
-    /// The error for a move the engine refused, at the token it is about.
-    #[cold]
-    pub fn reject(&self, refused: &Move, why: MoveError) -> Error {
-        let at = match why.field() {
-            MoveField::Row => refused.offsets[0],
-            MoveField::Column => refused.offsets[1],
-            MoveField::Player => refused.offsets[2],
-        };
-        self.error(at, why.into())
-    }
-
-    /// Keeps the bytes from `offset` on through refills, so the record that
-    /// starts there can still be pointed at.
+    /// Finds the plain tokens of the block at the reading position, when a
+    /// whole block is buffered.
     #[inline(always)]
-    fn hold_from(&mut self, offset: u64) {
-        self.chunks.keep = (offset - self.chunks.offset_of(0)) as usize;
-    }
-
-    /// Parses the next block of tokens ahead, when a whole block is buffered.
-    #[inline(always)]
-    fn scan_ahead(&mut self) {
+    fn find_block(&mut self) {
         let pos = self.chunks.pos;
-        let Some(window) = self.chunks.bytes().get(pos..pos + BLOCK_WINDOW) else {
-            return;
-        };
-        let Ok(window) = <&[u8; BLOCK_WINDOW]>::try_from(window) else {
-            return;
-        };
-        let offset = self.chunks.offset_of(pos);
-        self.chunks.pos += scan_block(window, offset, &mut self.tokens);
+        let window = self.chunks.bytes().get(pos..pos + BLOCK_WINDOW);
+        match window.and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok()) {
+            Some(window) => {
+                self.block = BlockTokens::find(window);
+                self.block_at = pos;
+            }
+            None => self.block = BlockTokens::default(),
+        }
+    }
+
+    /// The error for the last move read, which the engine refused, at the
+    /// token it is about.
+    #[cold]
+    pub fn reject(&mut self, why: MoveError) -> Error {
+        // Read the move again, token by token, for its positions. It is still
+        // buffered: nothing was read after it.
+        self.chunks.pos = (self.move_start - self.chunks.offset_of(0)) as usize;
+        let field = why.field();
+        let mut at = self.move_start;
+        for token in [MoveField::Row, MoveField::Column, MoveField::Player] {
+            let expected = Expected::Move {
+                field: token,
+                declared: self.moves,
+            };
+            match self.next_int(expected, false) {
+                Ok((_, offset)) if token == field => at = offset,
+                Ok(_) => {}
+                Err(error) => return error,
+            }
+        }
+        self.error(at, why.into())
     }
 
     /// Skips space to the next token and returns its buffer index. A token
@@ -203,29 +221,12 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads one integer token: its value and absolute offset.
-    #[inline(always)]
+    /// Reads one integer token byte by byte, refilling as needed: its value
+    /// and absolute offset. For headers, the tail of the input, and whatever
+    /// the block finder leaves alone.
     fn next_int(&mut self, expected: Expected, starts_record: bool) -> Result<(i64, u64), Error> {
-        if self.tokens.waiting() == 0 {
-            self.scan_ahead();
-        }
-        if let Some((value, offset)) = self.tokens.pop() {
-            if starts_record {
-                self.hold_from(offset);
-            }
-            return Ok((value, offset));
-        }
-        self.next_int_general(expected, starts_record)
-    }
-
-    /// Reads one token byte by byte, refilling as needed: for the tail of
-    /// the input, and for whatever the block scanner leaves alone.
-    #[cold]
-    fn next_int_general(
-        &mut self,
-        expected: Expected,
-        starts_record: bool,
-    ) -> Result<(i64, u64), Error> {
+        // The token read here may be one the block still offers.
+        self.block = BlockTokens::default();
         let mut start = self.skip_space(expected, starts_record)?;
         let offset = self.chunks.offset_of(start);
         loop {
@@ -252,11 +253,7 @@ impl<R: Read> Reader<R> {
 
     /// Checks that nothing but space follows the last case.
     fn expect_end(&mut self) -> Result<(), Error> {
-        let next_token = match self.tokens.peek_offset() {
-            Some(offset) => Ok((offset - self.chunks.offset_of(0)) as usize),
-            None => self.skip_space(Expected::CaseCount, true),
-        };
-        match next_token {
+        match self.skip_space(Expected::CaseCount, true) {
             Ok(start) => {
                 let text = self.chunks.token_text(start);
                 let at = self.chunks.offset_of(start);
