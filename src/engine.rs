@@ -505,10 +505,10 @@ impl TicTacToe {
         let Some(mover) = Player::from_number(player) else {
             return Err(MoveError::BadPlayer(player));
         };
-        if self.closed {
-            if let Some((winner, at_move)) = self.winner {
-                return Err(MoveError::AfterWin { winner, at_move });
-            }
+        if self.closed
+            && let Some((winner, at_move)) = self.winner
+        {
+            return Err(MoveError::AfterWin { winner, at_move });
         }
         let (r, c) = (row as u32, col as u32);
         let placed = if self.is_dense {
