@@ -1,7 +1,10 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
-use crate::config::{Config, InputSource, OutputTarget, SolveConfig};
+use crate::config::{
+    Config, InputSource, OutputTarget, SolveConfig, ValidateConfig, ValidateProtocol,
+};
 use crate::engine::{AfterWin, EngineKind, Rules};
+use crate::validate::Limits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -44,6 +47,88 @@ enum Command {
     /// Play every case and print one line of results per case (the default).
     #[command(after_long_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Check that an input is exactly canonical and keeps every constraint and guarantee.
+    #[command(after_long_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
+}
+
+const VALIDATE_HELP: &str = "\
+Layout: T alone on line 1; per case N and Q each alone on a line, then Q lines
+`ROW COL PLAYER` separated by single spaces; LF line endings and a final LF;
+no blank lines, trailing spaces, tabs or CR; integers without sign or leading
+zeros. Constraints (the statement's by default): 1 <= T <= 100, 1 <= N <= 100,
+5 <= Q <= N x N, 0 <= ROW, COL < N, PLAYER 1 or 2. Guarantees: every move goes
+to an empty cell, players alternate, no move follows a win.
+
+Example:
+  tictactoe validate fixtures/validate/limits.in
+    prints: valid: 100 cases, N 3..100, ...
+
+Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
+FAIL line on standard error); kattis 42 valid, 43 invalid. 66 the file cannot
+be opened, 74 an I/O error.";
+
+#[derive(Debug, Args)]
+struct ValidateArgs {
+    /// The input to validate; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Whose exit statuses to use.
+    #[arg(long, value_enum, default_value_t = ValidateProtocolArg::Plain)]
+    protocol: ValidateProtocolArg,
+    /// Report at most this many violations, then stop.
+    #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    max_errors: u64,
+    /// Fewest test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().min_t)]
+    min_t: u64,
+    /// Most test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().max_t)]
+    max_t: u64,
+    /// Smallest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().min_n)]
+    min_n: u64,
+    /// Largest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_n)]
+    max_n: u64,
+    /// Fewest moves Q in a case.
+    #[arg(long, value_name = "Q", default_value_t = Limits::default().min_q)]
+    min_q: u64,
+    /// Most moves Q in a case (Q <= N x N always holds).
+    #[arg(long, value_name = "Q")]
+    max_q: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ValidateProtocolArg {
+    /// Exit 0 valid, 1 invalid.
+    Plain,
+    /// testlib: exit 0 valid, 3 invalid, with a `FAIL ...` line on standard error.
+    Testlib,
+    /// Kattis / ICPC problem packages / DOMjudge: exit 42 valid, 43 invalid.
+    Kattis,
+}
+
+impl ValidateArgs {
+    fn into_config(self) -> ValidateConfig {
+        ValidateConfig {
+            input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
+            protocol: match self.protocol {
+                ValidateProtocolArg::Plain => ValidateProtocol::Plain,
+                ValidateProtocolArg::Testlib => ValidateProtocol::Testlib,
+                ValidateProtocolArg::Kattis => ValidateProtocol::Kattis,
+            },
+            limits: Limits {
+                min_t: self.min_t,
+                max_t: self.max_t,
+                min_n: self.min_n,
+                max_n: self.max_n,
+                min_q: self.min_q,
+                max_q: self.max_q,
+            },
+            max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -92,6 +177,7 @@ impl Cli {
         match self.command {
             None => Config::Solve(self.solve.into_config()),
             Some(Command::Solve(args)) => Config::Solve(args.into_config()),
+            Some(Command::Validate(args)) => Config::Validate(args.into_config()),
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod error;
 pub mod input;
 pub mod reader;
 pub mod render;
+pub mod validate;
 pub mod writer;
 
 use config::Config;
@@ -46,5 +47,10 @@ pub fn run(config: Config) -> Result<u8, Error> {
             cmd::solve::run(&solve, input::create(&solve.output)?)?;
             Ok(0)
         }
+        Config::Validate(validate) => cmd::validate::run(
+            &validate,
+            input::create(&config::OutputTarget::Stdout)?,
+            std::io::stderr(),
+        ),
     }
 }
