@@ -1,7 +1,8 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
 use crate::config::{
-    Config, InputSource, OutputTarget, SolveConfig, ValidateConfig, ValidateProtocol,
+    CheckConfig, CheckProtocol, Config, InputSource, OutputTarget, SolveConfig, ValidateConfig,
+    ValidateProtocol,
 };
 use crate::engine::{AfterWin, EngineKind, Rules};
 use crate::validate::Limits;
@@ -50,6 +51,124 @@ enum Command {
     /// Check that an input is exactly canonical and keeps every constraint and guarantee.
     #[command(after_long_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
+    /// Compare a solution's output with the expected answer, in a judge's protocol.
+    #[command(after_long_help = CHECK_HELP)]
+    Check(CheckArgs),
+}
+
+const CHECK_HELP: &str = "\
+Arguments by protocol:
+  plain    EXPECTED [OUTPUT]          OUTPUT defaults to standard input
+  testlib  IN OUT ANS [REPORT]        the verdict line goes to REPORT if given
+  kattis   IN ANS FEEDBACK_DIR [...]  output on standard input; extra arguments ignored
+  oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
+
+Results are compared as tokens with any spacing, one line per case. Whenever
+the input is known (--input, or IN) the expected answer is recomputed from it:
+an answer file that disagrees is a judge failure, and a wrong result is shown
+with its move and the board around it.
+
+Example:
+  tictactoe check fixtures/check/example.ans fixtures/check/example-wrong.out
+    prints: wrong answer: case 1, move 7: expected 1, found 0
+
+Exit status:
+  plain    0 same, 1 different, 3 judge failure
+  testlib  0 ok, 1 wrong answer, 2 wrong output format, 3 judge failure (FAIL)
+  kattis   42 accepted, 43 wrong answer; anything else is a judge error
+  oj       0 accepted, 1 not, 3 judge failure";
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// The files, in the protocol's order (see below).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Whose calling convention to follow.
+    #[arg(long, value_enum, default_value_t = CheckProtocolArg::Plain)]
+    protocol: CheckProtocolArg,
+    /// The input the answers are for (plain protocol; the others name it themselves).
+    #[arg(long, value_name = "IN")]
+    input: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckProtocolArg {
+    /// EXPECTED [OUTPUT]: exit 0 same, 1 different.
+    Plain,
+    /// testlib checkers: IN OUT ANS; exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail.
+    Testlib,
+    /// Kattis / DOMjudge output validators: IN ANS FEEDBACK_DIR < OUTPUT; exit 42 or 43.
+    Kattis,
+    /// online-judge-tools' --judge-command: IN OUTPUT [EXPECTED]; exit 0 accepted.
+    Oj,
+}
+
+impl CheckArgs {
+    fn into_config(self) -> CheckConfig {
+        let count = self.files.len();
+        let (low, high, order) = match self.protocol {
+            CheckProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
+            CheckProtocolArg::Testlib => (3, 4, "IN OUT ANS [REPORT]"),
+            CheckProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
+            CheckProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
+        };
+        if !(low..=high).contains(&count) {
+            usage_error(&format!(
+                "this protocol takes the arguments {order}, but {count} were given"
+            ));
+        }
+        if self.input.is_some() && self.protocol != CheckProtocolArg::Plain {
+            usage_error("--input is for the plain protocol; the others name the input themselves");
+        }
+        let mut files = self.files.into_iter();
+        let mut next = || files.next();
+        let mut config = CheckConfig {
+            protocol: CheckProtocol::Plain,
+            input: None,
+            expected: None,
+            output: InputSource::Stdin,
+            feedback_dir: None,
+            report: None,
+            rules: self.rules.into_rules(),
+        };
+        match self.protocol {
+            CheckProtocolArg::Plain => {
+                config.input = self.input;
+                config.expected = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::from_arg);
+            }
+            CheckProtocolArg::Testlib => {
+                config.protocol = CheckProtocol::Testlib;
+                config.input = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::Path);
+                config.expected = next();
+                config.report = next();
+            }
+            CheckProtocolArg::Kattis => {
+                config.protocol = CheckProtocol::Kattis;
+                config.input = next();
+                config.expected = next();
+                config.feedback_dir = next();
+            }
+            CheckProtocolArg::Oj => {
+                config.protocol = CheckProtocol::Oj;
+                config.input = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::Path);
+                config.expected = next();
+            }
+        }
+        config
+    }
+}
+
+/// Ends the program with a usage error, as clap would for a rule it cannot express.
+fn usage_error(message: &str) -> ! {
+    use clap::CommandFactory;
+    Cli::command()
+        .error(clap::error::ErrorKind::WrongNumberOfValues, message)
+        .exit()
 }
 
 const VALIDATE_HELP: &str = "\
@@ -178,6 +297,7 @@ impl Cli {
             None => Config::Solve(self.solve.into_config()),
             Some(Command::Solve(args)) => Config::Solve(args.into_config()),
             Some(Command::Validate(args)) => Config::Validate(args.into_config()),
+            Some(Command::Check(args)) => Config::Check(args.into_config()),
         }
     }
 }

@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -49,6 +50,11 @@ pub fn run(config: Config) -> Result<u8, Error> {
         }
         Config::Validate(validate) => cmd::validate::run(
             &validate,
+            input::create(&config::OutputTarget::Stdout)?,
+            std::io::stderr(),
+        ),
+        Config::Check(check) => cmd::check::run(
+            &check,
             input::create(&config::OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
