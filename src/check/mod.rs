@@ -153,7 +153,7 @@ impl fmt::Display for Difference {
             ),
             Difference::MoreLines { extra, cases } => write!(
                 f,
-                "output has {} more than expected: tokens go on after the last case, case {cases}",
+                "output has {} more than expected: the answer ends after case {cases}",
                 plural(*extra, "line", "lines")
             ),
             Difference::MalformedAnswer { line, found } => write!(
@@ -359,7 +359,7 @@ mod tests {
         );
         assert_eq!(
             differs("1\n", "1\n2\n0 0\n"),
-            "output has 2 lines more than expected: tokens go on after the last case, case 1"
+            "output has 2 lines more than expected: the answer ends after case 1"
         );
         assert_eq!(
             differs("1 y\n", "1 0\n"),

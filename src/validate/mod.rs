@@ -299,17 +299,6 @@ impl<R: Read> Validator<R> {
                 // With no board there is nothing to check the move against.
                 continue;
             }
-            if let Some(mover) = Player::from_number(p) {
-                if previous_player == Some(mover) {
-                    self.violate(
-                        player.spot,
-                        Rule::NotAlternating {
-                            player: mover.number(),
-                        },
-                    )?;
-                }
-                previous_player = Some(mover);
-            }
             if let (Some((winner, at_move)), false) = (game.winner(), after_win_reported) {
                 after_win_reported = true;
                 self.violate(row.spot, Rule::AfterWin { winner, at_move })?;
@@ -321,6 +310,18 @@ impl<R: Read> Validator<R> {
                     _ => row.spot,
                 };
                 self.violate(spot, why.into())?;
+            }
+            // Last, so violations of one move come in column order.
+            if let Some(mover) = Player::from_number(p) {
+                if previous_player == Some(mover) {
+                    self.violate(
+                        player.spot,
+                        Rule::NotAlternating {
+                            player: mover.number(),
+                        },
+                    )?;
+                }
+                previous_player = Some(mover);
             }
         }
         self.r#move = None;
