@@ -69,13 +69,16 @@ an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.
 
 Example:
-  tictactoe check fixtures/check/example.ans fixtures/check/example-wrong.out
+  tictactoe check --input fixtures/check/example.input fixtures/check/example.answer \\
+      fixtures/check/example-wrong.output
     prints: wrong answer: case 1, move 7: expected 1, found 0
+            the move: row 2, column 1, player 1 (X); it completes row 2, ...
 
 Exit status:
   plain    0 same, 1 different, 3 judge failure
   testlib  0 ok, 1 wrong answer, 2 wrong output format, 3 judge failure (FAIL)
-  kattis   42 accepted, 43 wrong answer; anything else is a judge error
+  kattis   42 accepted, 43 wrong answer, 3 judge failure (to Kattis, any status
+           but 42 and 43 is a judge error)
   oj       0 accepted, 1 not, 3 judge failure";
 
 #[derive(Debug, Args)]
@@ -180,8 +183,8 @@ zeros. Constraints (the statement's by default): 1 <= T <= 100, 1 <= N <= 100,
 to an empty cell, players alternate, no move follows a win.
 
 Example:
-  tictactoe validate fixtures/validate/limits.in
-    prints: valid: 100 cases, N 3..100, ...
+  tictactoe validate fixtures/validate/valid.in
+    prints: valid: 2 cases, N 3..4, 12 moves; 1 won by 1, 0 by 2, 0 drawn, 1 unfinished
 
 Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
 FAIL line on standard error); kattis 42 valid, 43 invalid. 66 the file cannot
