@@ -13,12 +13,12 @@ const CHUNK: usize = 64 * 1024;
 const QUOTED: usize = 32;
 
 /// The next thing in an answer file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Item {
     /// A result: 0, 1 or 2.
     Result(u8),
-    /// A token that is not a result, quoted (at most 32 bytes, then `...`).
-    Other(String),
+    /// A token that is not a result; [`AnswerReader::quote`] quotes it.
+    Other,
     /// The end of a line.
     LineEnd,
     /// The end of the file; it repeats if asked again.
@@ -34,6 +34,8 @@ pub struct AnswerReader<R> {
     eof: bool,
     /// 1-based line of the next item.
     line: u64,
+    /// The last token that was not a result, quoted for messages.
+    other: String,
 }
 
 /// Whether a byte separates tokens on a line.
@@ -52,6 +54,7 @@ impl<R: Read> AnswerReader<R> {
             end: 0,
             eof: false,
             line: 1,
+            other: String::new(),
         }
     }
 
@@ -61,8 +64,32 @@ impl<R: Read> AnswerReader<R> {
     }
 
     /// The next item.
-    #[inline]
+    #[inline(always)]
     pub fn next_item(&mut self) -> io::Result<Item> {
+        // The common case: a result and its following space, or a line end,
+        // with the byte after it in the buffer.
+        while self.pos + 1 < self.end {
+            let byte = self.buf[self.pos];
+            let next = self.buf[self.pos + 1];
+            match byte {
+                b'0'..=b'2' if is_blank(next) || next == b'\n' => {
+                    self.pos += 1;
+                    return Ok(Item::Result(byte - b'0'));
+                }
+                b'\n' => {
+                    self.pos += 1;
+                    self.line += 1;
+                    return Ok(Item::LineEnd);
+                }
+                _ if is_blank(byte) => self.pos += 1,
+                _ => break,
+            }
+        }
+        self.next_item_slow()
+    }
+
+    #[cold]
+    fn next_item_slow(&mut self) -> io::Result<Item> {
         loop {
             if self.pos + 1 >= self.end && !self.eof {
                 self.fill()?;
@@ -91,6 +118,16 @@ impl<R: Read> AnswerReader<R> {
         }
     }
 
+    /// An item as a message quotes it.
+    pub fn quote(&self, item: Item) -> String {
+        match item {
+            Item::Result(value) => format!("\"{value}\""),
+            Item::Other => format!("{:?}", self.other),
+            Item::LineEnd => "the end of the line".into(),
+            Item::End => "the end of the output".into(),
+        }
+    }
+
     /// Whether the file has no bytes left.
     pub fn at_end(&mut self) -> io::Result<bool> {
         if self.pos >= self.end && !self.eof {
@@ -109,7 +146,9 @@ impl<R: Read> AnswerReader<R> {
                 Item::LineEnd | Item::End => return Ok((count, first)),
                 item => {
                     count += 1;
-                    first.get_or_insert_with(|| quote(&item));
+                    if first.is_none() {
+                        first = Some(self.quote(item));
+                    }
                 }
             }
         }
@@ -157,7 +196,8 @@ impl<R: Read> AnswerReader<R> {
         if length > quoted.len() {
             text.push_str("...");
         }
-        Ok(Item::Other(text))
+        self.other = text;
+        Ok(Item::Other)
     }
 
     /// Moves the unread bytes to the front and reads more.
@@ -178,21 +218,12 @@ impl<R: Read> AnswerReader<R> {
     }
 }
 
-/// An item as a message quotes it.
-pub fn quote(item: &Item) -> String {
-    match item {
-        Item::Result(value) => format!("\"{value}\""),
-        Item::Other(text) => format!("{text:?}"),
-        Item::LineEnd => "the end of the line".into(),
-        Item::End => "the end of the output".into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn items(input: &str) -> Vec<Item> {
+    /// The items as text: results as digits, other tokens quoted.
+    fn items(input: &str) -> Vec<String> {
         let mut reader = AnswerReader::new(input.as_bytes());
         let mut found = Vec::new();
         loop {
@@ -200,24 +231,19 @@ mod tests {
             if item == Item::End {
                 return found;
             }
-            found.push(item);
+            found.push(match item {
+                Item::Result(value) => value.to_string(),
+                Item::LineEnd => "LF".into(),
+                other => reader.quote(other),
+            });
         }
     }
 
     #[test]
     fn any_spacing_separates_results_and_line_feeds_end_cases() {
-        use Item::*;
         assert_eq!(
             items("0 1\t 2\r\n\n10 x"),
-            [
-                Result(0),
-                Result(1),
-                Result(2),
-                LineEnd,
-                LineEnd,
-                Other("10".into()),
-                Other("x".into())
-            ]
+            ["0", "1", "2", "LF", "LF", "\"10\"", "\"x\""]
         );
     }
 
@@ -231,10 +257,8 @@ mod tests {
                 Item::Result(_)
             ));
         }
-        assert_eq!(
-            reader.next_item().expect("in memory"),
-            Item::Other("123456".into())
-        );
+        assert_eq!(reader.next_item().expect("in memory"), Item::Other);
+        assert_eq!(reader.quote(Item::Other), "\"123456\"");
         assert_eq!(reader.next_item().expect("in memory"), Item::LineEnd);
     }
 }

@@ -8,7 +8,7 @@
 pub mod answers;
 pub mod pipe;
 
-use answers::{AnswerReader, Item, quote};
+use answers::{AnswerReader, Item};
 use std::fmt;
 use std::io::{self, Read};
 
@@ -220,10 +220,10 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
                         missing += 1;
                     }
                     Item::Result(_) => empty = false,
-                    Item::Other(text) => {
+                    Item::Other => {
                         return Ok(Comparison::Differs(Difference::MalformedAnswer {
                             line: answer_line,
-                            found: format!("{text:?}"),
+                            found: expected.0.quote(Item::Other),
                         }));
                     }
                 }
@@ -242,10 +242,10 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
         let mut r#move = 0;
         loop {
             match (want, got) {
-                (Item::Other(text), _) => {
+                (Item::Other, _) => {
                     return Ok(Comparison::Differs(Difference::MalformedAnswer {
                         line: expected.0.line(),
-                        found: format!("{text:?}"),
+                        found: expected.0.quote(Item::Other),
                     }));
                 }
                 (Item::Result(a), Item::Result(b)) => {
@@ -260,11 +260,11 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
                         }));
                     }
                 }
-                (Item::Result(_), Item::Other(text)) => {
+                (Item::Result(_), Item::Other) => {
                     return Ok(Comparison::Differs(Difference::NotAResult {
                         case,
                         r#move: r#move + 1,
-                        found: format!("{text:?}"),
+                        found: found.0.quote(Item::Other),
                     }));
                 }
                 (Item::Result(_), Item::LineEnd | Item::End) => {
@@ -275,13 +275,14 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
                         found: r#move,
                     }));
                 }
-                (Item::LineEnd | Item::End, got @ (Item::Result(_) | Item::Other(_))) => {
+                (Item::LineEnd | Item::End, got @ (Item::Result(_) | Item::Other)) => {
+                    let first_extra = found.0.quote(got);
                     let (rest, _) = found.0.rest_of_line().map_err(Side::Found)?;
                     return Ok(Comparison::Differs(Difference::MoreResults {
                         case,
                         expected: r#move,
                         found: r#move + 1 + rest,
-                        first_extra: quote(&got),
+                        first_extra,
                     }));
                 }
                 (Item::LineEnd | Item::End, Item::LineEnd | Item::End) => break,
