@@ -219,6 +219,12 @@ struct ValidateArgs {
     /// Most moves Q in a case (Q <= N x N always holds).
     #[arg(long, value_name = "Q")]
     max_q: Option<u64>,
+    /// Accepted and ignored: testlib validators are passed the test set.
+    #[arg(long, hide = true)]
+    testset: Option<String>,
+    /// Accepted and ignored: testlib validators are passed the test group.
+    #[arg(long, hide = true)]
+    group: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
