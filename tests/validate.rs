@@ -260,3 +260,25 @@ fn a_missing_file_is_a_failure_to_run_not_a_verdict() {
             "error: cannot open no/such.in:",
         ));
 }
+
+#[test]
+fn an_invalid_file_keeps_status_1_when_the_reports_reader_goes_away() {
+    use std::io::Write;
+    use std::process::{Command as Process, Stdio};
+    let (text, _) = file_at_the_limits();
+    let crlf = text.replace('\n', "\r\n");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["validate", "--max-errors", "1000000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // The validator may stop reading once its report cannot be written.
+    let _ = stdin.write_all(crlf.as_bytes());
+    drop(stdin);
+    let status = child.wait().expect("binary finishes");
+    assert_eq!(status.code(), Some(1));
+}

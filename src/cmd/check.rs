@@ -64,7 +64,12 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
         }
         Err(error) => return Err(error),
     };
-    deliver(config, &verdict, stdout, stderr)?;
+    match deliver(config, &verdict, stdout, stderr) {
+        // A reader that stopped listening must not change the verdict's status.
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(error),
+        Ok(()) => {}
+    }
     Ok(status(config.protocol, verdict.kind))
 }
 

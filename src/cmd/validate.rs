@@ -15,7 +15,13 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
             input: name.clone(),
             source,
         })?;
-    write_report(&report, &name, config, output, errors).map_err(Error::Write)?;
+    match write_report(&report, &name, config, output, errors) {
+        // A reader that stopped listening (`| head`) must not turn an
+        // invalid file's status into success.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(Error::Write(error)),
+        Ok(()) => {}
+    }
     Ok(status(config.protocol, report.is_valid()))
 }
 

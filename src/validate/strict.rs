@@ -360,6 +360,10 @@ impl<R: Read> StrictReader<R> {
             // reports that.
             return Ok(());
         }
+        if expected == Some(Separator::LineEnd) && at_end && !has_line_feed {
+            // Trailing space on a last line that also lacks its LF.
+            self.missing_final_newline = Some(self.spot());
+        }
         let expected_byte = match expected {
             None => None,
             Some(Separator::Space) => Some(b' '),
@@ -456,6 +460,18 @@ mod tests {
             let (_, problems) = read(input, &move_line);
             assert_eq!(problems, [expected], "{:?}", String::from_utf8_lossy(input));
         }
+    }
+
+    #[test]
+    fn a_last_line_with_trailing_space_and_no_lf_breaks_two_rules() {
+        let (_, problems) = read(b"7 ", &[LineEnd]);
+        assert_eq!(
+            problems,
+            [
+                (1, 2, Layout::TrailingSpace),
+                (1, 3, Layout::MissingFinalNewline)
+            ]
+        );
     }
 
     #[test]
