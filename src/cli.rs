@@ -353,6 +353,49 @@ mod tests {
     }
 
     #[test]
+    fn check_arguments_follow_each_protocols_order() {
+        let check = |args: &[&str]| match Cli::parse_from(args).into_config() {
+            Config::Check(config) => config,
+            other => panic!("not a check: {other:?}"),
+        };
+        let path = |name: &str| Some(PathBuf::from(name));
+        let testlib = check(&["tictactoe", "check", "--protocol", "testlib", "i", "o", "a"]);
+        assert_eq!(
+            (testlib.input, testlib.output, testlib.expected),
+            (path("i"), InputSource::Path("o".into()), path("a"))
+        );
+        let kattis = check(&[
+            "tictactoe",
+            "check",
+            "--protocol",
+            "kattis",
+            "i",
+            "a",
+            "f",
+            "x",
+        ]);
+        assert_eq!(
+            (
+                kattis.input,
+                kattis.expected,
+                kattis.feedback_dir,
+                kattis.output
+            ),
+            (path("i"), path("a"), path("f"), InputSource::Stdin)
+        );
+        let oj = check(&["tictactoe", "check", "--protocol", "oj", "i", "o"]);
+        assert_eq!(
+            (oj.input, oj.output, oj.expected),
+            (path("i"), InputSource::Path("o".into()), None)
+        );
+        let plain = check(&["tictactoe", "check", "--input", "i", "a"]);
+        assert_eq!(
+            (plain.input, plain.expected, plain.output),
+            (path("i"), path("a"), InputSource::Stdin)
+        );
+    }
+
+    #[test]
     fn solve_is_the_default_command() {
         let implicit = Cli::parse_from(["tictactoe", "a.in", "--engine", "scan"]).into_config();
         let explicit =
