@@ -1,9 +1,7 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
-use crate::config::{
-    CheckConfig, CheckProtocol, Config, InputSource, OutputTarget, SolveConfig, ValidateConfig,
-    ValidateProtocol,
-};
+use crate::config::{CheckConfig, CheckProtocol, ValidateConfig, ValidateProtocol};
+use crate::config::{Config, InputSource, OutputTarget, SolveConfig};
 use crate::engine::{AfterWin, EngineKind, Rules};
 use crate::validate::Limits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
