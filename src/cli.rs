@@ -1,7 +1,9 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
+use crate::config::{CheckConfig, CheckProtocol, ValidateConfig, ValidateProtocol};
 use crate::config::{Config, InputSource, OutputTarget, SolveConfig};
 use crate::engine::{AfterWin, EngineKind, Rules};
+use crate::validate::Limits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -44,6 +46,215 @@ enum Command {
     /// Play every case and print one line of results per case (the default).
     #[command(after_long_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Check that an input is exactly canonical and keeps every constraint and guarantee.
+    #[command(after_long_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
+    /// Compare a solution's output with the expected answer, in a judge's protocol.
+    #[command(after_long_help = CHECK_HELP)]
+    Check(CheckArgs),
+}
+
+const CHECK_HELP: &str = "\
+Arguments by protocol:
+  plain    EXPECTED [OUTPUT]          OUTPUT defaults to standard input
+  testlib  IN OUT ANS [REPORT]        the verdict line goes to REPORT if given
+  kattis   IN ANS FEEDBACK_DIR [...]  output on standard input; extra arguments ignored
+  oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
+
+Results are compared as tokens with any spacing, one line per case. Whenever
+the input is known (--input, or IN) the expected answer is recomputed from it:
+an answer file that disagrees is a judge failure, and a wrong result is shown
+with its move and the board around it.
+
+Example:
+  tictactoe check --input fixtures/check/example.input fixtures/check/example.answer \\
+      fixtures/check/example-wrong.output
+    prints: wrong answer: case 1, move 7: expected 1, found 0
+            the move: row 2, column 1, player 1 (X); it completes row 2, ...
+
+Exit status:
+  plain    0 same, 1 different, 3 judge failure
+  testlib  0 ok, 1 wrong answer, 2 wrong output format, 3 judge failure (FAIL)
+  kattis   42 accepted, 43 wrong answer, 3 judge failure (to Kattis, any status
+           but 42 and 43 is a judge error)
+  oj       0 accepted, 1 not, 3 judge failure";
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// The files, in the protocol's order (see below).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Whose calling convention to follow.
+    #[arg(long, value_enum, default_value_t = CheckProtocolArg::Plain)]
+    protocol: CheckProtocolArg,
+    /// The input the answers are for (plain protocol; the others name it themselves).
+    #[arg(long, value_name = "IN")]
+    input: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckProtocolArg {
+    /// EXPECTED [OUTPUT]: exit 0 same, 1 different.
+    Plain,
+    /// testlib checkers: IN OUT ANS; exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail.
+    Testlib,
+    /// Kattis / DOMjudge output validators: IN ANS FEEDBACK_DIR < OUTPUT; exit 42 or 43.
+    Kattis,
+    /// online-judge-tools' --judge-command: IN OUTPUT [EXPECTED]; exit 0 accepted.
+    Oj,
+}
+
+impl CheckArgs {
+    fn into_config(self) -> CheckConfig {
+        let count = self.files.len();
+        let (low, high, order) = match self.protocol {
+            CheckProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
+            CheckProtocolArg::Testlib => (3, 4, "IN OUT ANS [REPORT]"),
+            CheckProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
+            CheckProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
+        };
+        if !(low..=high).contains(&count) {
+            usage_error(&format!(
+                "this protocol takes the arguments {order}, but {count} were given"
+            ));
+        }
+        if self.input.is_some() && self.protocol != CheckProtocolArg::Plain {
+            usage_error("--input is for the plain protocol; the others name the input themselves");
+        }
+        let mut files = self.files.into_iter();
+        let mut next = || files.next();
+        let mut config = CheckConfig {
+            protocol: CheckProtocol::Plain,
+            input: None,
+            expected: None,
+            output: InputSource::Stdin,
+            feedback_dir: None,
+            report: None,
+            rules: self.rules.into_rules(),
+        };
+        match self.protocol {
+            CheckProtocolArg::Plain => {
+                config.input = self.input;
+                config.expected = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::from_arg);
+            }
+            CheckProtocolArg::Testlib => {
+                config.protocol = CheckProtocol::Testlib;
+                config.input = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::Path);
+                config.expected = next();
+                config.report = next();
+            }
+            CheckProtocolArg::Kattis => {
+                config.protocol = CheckProtocol::Kattis;
+                config.input = next();
+                config.expected = next();
+                config.feedback_dir = next();
+            }
+            CheckProtocolArg::Oj => {
+                config.protocol = CheckProtocol::Oj;
+                config.input = next();
+                config.output = next().map_or(InputSource::Stdin, InputSource::Path);
+                config.expected = next();
+            }
+        }
+        config
+    }
+}
+
+/// Ends the program with a usage error, as clap would for a rule it cannot express.
+fn usage_error(message: &str) -> ! {
+    use clap::CommandFactory;
+    Cli::command()
+        .error(clap::error::ErrorKind::WrongNumberOfValues, message)
+        .exit()
+}
+
+const VALIDATE_HELP: &str = "\
+Layout: T alone on line 1; per case N and Q each alone on a line, then Q lines
+`ROW COL PLAYER` separated by single spaces; LF line endings and a final LF;
+no blank lines, trailing spaces, tabs or CR; integers without sign or leading
+zeros. Constraints (the statement's by default): 1 <= T <= 100, 1 <= N <= 100,
+5 <= Q <= N x N, 0 <= ROW, COL < N, PLAYER 1 or 2. Guarantees: every move goes
+to an empty cell, players alternate, no move follows a win.
+
+Example:
+  tictactoe validate fixtures/validate/valid.in
+    prints: valid: 2 cases, N 3..4, 12 moves; 1 won by 1, 0 by 2, 0 drawn, 1 unfinished
+
+Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
+FAIL line on standard error); kattis 42 valid, 43 invalid. 66 the file cannot
+be opened, 74 an I/O error.";
+
+#[derive(Debug, Args)]
+struct ValidateArgs {
+    /// The input to validate; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Whose exit statuses to use.
+    #[arg(long, value_enum, default_value_t = ValidateProtocolArg::Plain)]
+    protocol: ValidateProtocolArg,
+    /// Report at most this many violations, then stop.
+    #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    max_errors: u64,
+    /// Fewest test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().min_t)]
+    min_t: u64,
+    /// Most test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().max_t)]
+    max_t: u64,
+    /// Smallest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().min_n)]
+    min_n: u64,
+    /// Largest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_n)]
+    max_n: u64,
+    /// Fewest moves Q in a case.
+    #[arg(long, value_name = "Q", default_value_t = Limits::default().min_q)]
+    min_q: u64,
+    /// Most moves Q in a case (Q <= N x N always holds).
+    #[arg(long, value_name = "Q")]
+    max_q: Option<u64>,
+    /// Accepted and ignored: testlib validators are passed the test set.
+    #[arg(long, hide = true)]
+    testset: Option<String>,
+    /// Accepted and ignored: testlib validators are passed the test group.
+    #[arg(long, hide = true)]
+    group: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ValidateProtocolArg {
+    /// Exit 0 valid, 1 invalid.
+    Plain,
+    /// testlib: exit 0 valid, 3 invalid, with a `FAIL ...` line on standard error.
+    Testlib,
+    /// Kattis / ICPC problem packages / DOMjudge: exit 42 valid, 43 invalid.
+    Kattis,
+}
+
+impl ValidateArgs {
+    fn into_config(self) -> ValidateConfig {
+        ValidateConfig {
+            input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
+            protocol: match self.protocol {
+                ValidateProtocolArg::Plain => ValidateProtocol::Plain,
+                ValidateProtocolArg::Testlib => ValidateProtocol::Testlib,
+                ValidateProtocolArg::Kattis => ValidateProtocol::Kattis,
+            },
+            limits: Limits {
+                min_t: self.min_t,
+                max_t: self.max_t,
+                min_n: self.min_n,
+                max_n: self.max_n,
+                min_q: self.min_q,
+                max_q: self.max_q,
+            },
+            max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -92,6 +303,8 @@ impl Cli {
         match self.command {
             None => Config::Solve(self.solve.into_config()),
             Some(Command::Solve(args)) => Config::Solve(args.into_config()),
+            Some(Command::Validate(args)) => Config::Validate(args.into_config()),
+            Some(Command::Check(args)) => Config::Check(args.into_config()),
         }
     }
 }
@@ -135,6 +348,49 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_arguments_follow_each_protocols_order() {
+        let check = |args: &[&str]| match Cli::parse_from(args).into_config() {
+            Config::Check(config) => config,
+            other => panic!("not a check: {other:?}"),
+        };
+        let path = |name: &str| Some(PathBuf::from(name));
+        let testlib = check(&["tictactoe", "check", "--protocol", "testlib", "i", "o", "a"]);
+        assert_eq!(
+            (testlib.input, testlib.output, testlib.expected),
+            (path("i"), InputSource::Path("o".into()), path("a"))
+        );
+        let kattis = check(&[
+            "tictactoe",
+            "check",
+            "--protocol",
+            "kattis",
+            "i",
+            "a",
+            "f",
+            "x",
+        ]);
+        assert_eq!(
+            (
+                kattis.input,
+                kattis.expected,
+                kattis.feedback_dir,
+                kattis.output
+            ),
+            (path("i"), path("a"), path("f"), InputSource::Stdin)
+        );
+        let oj = check(&["tictactoe", "check", "--protocol", "oj", "i", "o"]);
+        assert_eq!(
+            (oj.input, oj.output, oj.expected),
+            (path("i"), InputSource::Path("o".into()), None)
+        );
+        let plain = check(&["tictactoe", "check", "--input", "i", "a"]);
+        assert_eq!(
+            (plain.input, plain.expected, plain.output),
+            (path("i"), path("a"), InputSource::Stdin)
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Nothing past [`crate::cli`] sees clap: the commands take these structs.
 
 use crate::engine::Rules;
+use crate::validate::Limits;
 use std::path::PathBuf;
 
 /// Where an input comes from.
@@ -45,9 +46,76 @@ pub struct SolveConfig {
     pub rules: Rules,
 }
 
+/// The exit-status convention a validator follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValidateProtocol {
+    /// 0 valid, 1 invalid.
+    #[default]
+    Plain,
+    /// testlib: 0 valid, 3 invalid with a `FAIL` line on standard error.
+    Testlib,
+    /// Kattis, ICPC problem packages, DOMjudge: 42 valid, 43 invalid.
+    Kattis,
+}
+
+/// Settings for `validate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidateConfig {
+    /// The file to validate.
+    pub input: InputSource,
+    /// Exit statuses and messages.
+    pub protocol: ValidateProtocol,
+    /// The bounds the file must keep.
+    pub limits: Limits,
+    /// Violations reported before giving up.
+    pub max_errors: usize,
+}
+
+/// The calling convention a checker follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CheckProtocol {
+    /// `EXPECTED [OUTPUT]`: 0 same, 1 different, 3 judge failure.
+    #[default]
+    Plain,
+    /// testlib: `IN OUT ANS [REPORT]`: 0 ok, 1 wrong answer, 2 presentation
+    /// error, 3 judge failure, with a verdict line on standard error.
+    Testlib,
+    /// Kattis and DOMjudge: `IN ANS FEEDBACK_DIR` with the output on standard
+    /// input: 42 accepted, 43 wrong answer, the explanation in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+    /// online-judge-tools' `--judge-command`: `IN OUTPUT [EXPECTED]`: 0
+    /// accepted, 1 not, 3 judge failure, the explanation on standard output.
+    Oj,
+}
+
+/// Settings for `check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckConfig {
+    /// The convention for arguments, statuses and messages.
+    pub protocol: CheckProtocol,
+    /// The input: the expected answer is recomputed from it.
+    pub input: Option<PathBuf>,
+    /// The expected answer, when given.
+    pub expected: Option<PathBuf>,
+    /// The solution's output.
+    pub output: InputSource,
+    /// Kattis's feedback directory.
+    pub feedback_dir: Option<PathBuf>,
+    /// testlib's optional report file, which takes the verdict instead of
+    /// standard error.
+    pub report: Option<PathBuf>,
+    /// The rules the input is solved by.
+    pub rules: Rules,
+}
+
 /// A command with its settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Config {
     /// Solve inputs.
     Solve(SolveConfig),
+    /// Validate an input.
+    Validate(ValidateConfig),
+    /// Check an output.
+    Check(CheckConfig),
 }

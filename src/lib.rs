@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -29,6 +30,7 @@ pub mod error;
 pub mod input;
 pub mod reader;
 pub mod render;
+pub mod validate;
 pub mod writer;
 
 use config::Config;
@@ -46,5 +48,15 @@ pub fn run(config: Config) -> Result<u8, Error> {
             cmd::solve::run(&solve, input::create(&solve.output)?)?;
             Ok(0)
         }
+        Config::Validate(validate) => cmd::validate::run(
+            &validate,
+            input::create(&config::OutputTarget::Stdout)?,
+            std::io::stderr(),
+        ),
+        Config::Check(check) => cmd::check::run(
+            &check,
+            input::create(&config::OutputTarget::Stdout)?,
+            std::io::stderr(),
+        ),
     }
 }

@@ -1,0 +1,375 @@
+//! The checker's core: compare a solution's output with the expected answer, case by case.
+//!
+//! Results are compared as tokens, with any spacing between them, but each
+//! case must be on its own line. The first difference is named in the
+//! game's terms (case and move), and classed the way judges class it: a
+//! wrong result, or output that is not in the required form at all.
+
+pub mod answers;
+pub mod pipe;
+
+use answers::{AnswerReader, Item};
+use std::fmt;
+use std::io::{self, Read};
+
+/// The first way the output departs from the expected answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    /// A result differs: a wrong answer.
+    WrongResult {
+        /// 1-based case.
+        case: u64,
+        /// 1-based move.
+        r#move: u64,
+        /// The expected result.
+        expected: u8,
+        /// The result found.
+        found: u8,
+    },
+    /// A token that is not 0, 1 or 2.
+    NotAResult {
+        /// 1-based case.
+        case: u64,
+        /// 1-based move.
+        r#move: u64,
+        /// The token, quoted.
+        found: String,
+    },
+    /// A case's line ends before its last result.
+    FewerResults {
+        /// 1-based case.
+        case: u64,
+        /// Results expected on the line.
+        expected: u64,
+        /// Results found.
+        found: u64,
+    },
+    /// A case's line goes on after its last result.
+    MoreResults {
+        /// 1-based case.
+        case: u64,
+        /// Results expected on the line.
+        expected: u64,
+        /// Tokens found.
+        found: u64,
+        /// The first extra token, quoted.
+        first_extra: String,
+    },
+    /// The output ends before the last case.
+    FewerLines {
+        /// Lines (cases) missing.
+        missing: u64,
+        /// Cases the output has.
+        cases: u64,
+    },
+    /// The output goes on after the last case.
+    MoreLines {
+        /// Lines holding tokens after the last case.
+        extra: u64,
+        /// The expected number of cases.
+        cases: u64,
+    },
+    /// The expected answer itself holds a token that is not a result: the
+    /// judge's fault, not the solution's.
+    MalformedAnswer {
+        /// 1-based line of the answer.
+        line: u64,
+        /// The token, quoted.
+        found: String,
+    },
+}
+
+impl Difference {
+    /// Whether the output has the right form and only a result differs:
+    /// judges call that a wrong answer, and anything else (except a
+    /// malformed answer) a presentation error.
+    pub fn is_wrong_result(&self) -> bool {
+        matches!(self, Difference::WrongResult { .. })
+    }
+
+    /// Whether the expected answer is at fault.
+    pub fn is_judge_failure(&self) -> bool {
+        matches!(self, Difference::MalformedAnswer { .. })
+    }
+
+    /// The case and move a difference is about, when it is one move.
+    pub fn case_and_move(&self) -> Option<(u64, u64)> {
+        match *self {
+            Difference::WrongResult { case, r#move, .. }
+            | Difference::NotAResult { case, r#move, .. } => Some((case, r#move)),
+            _ => None,
+        }
+    }
+}
+
+fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Difference::WrongResult {
+                case,
+                r#move,
+                expected,
+                found,
+            } => write!(
+                f,
+                "case {case}, move {move}: expected {expected}, found {found}"
+            ),
+            Difference::NotAResult {
+                case,
+                r#move,
+                found,
+            } => write!(
+                f,
+                "case {case}, move {move}: expected a result 0, 1 or 2, found {found}"
+            ),
+            Difference::FewerResults {
+                case,
+                expected,
+                found,
+            } => write!(
+                f,
+                "case {case}: expected {}, found {found}: the line ends early",
+                plural(*expected, "result", "results")
+            ),
+            Difference::MoreResults {
+                case,
+                expected,
+                found,
+                first_extra,
+            } => write!(
+                f,
+                "case {case}: expected {}, found {found} tokens on the line, the first extra \
+                 one {first_extra} (one line per case is required)",
+                plural(*expected, "result", "results")
+            ),
+            Difference::FewerLines { missing, cases } => write!(
+                f,
+                "output has {} fewer than expected: it ends after case {cases}",
+                plural(*missing, "line", "lines")
+            ),
+            Difference::MoreLines { extra, cases } => write!(
+                f,
+                "output has {} more than expected: the answer ends after case {cases}",
+                plural(*extra, "line", "lines")
+            ),
+            Difference::MalformedAnswer { line, found } => write!(
+                f,
+                "the expected answer is malformed: line {line} holds {found}, not a result"
+            ),
+        }
+    }
+}
+
+/// What a comparison found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// Equal, token for token and line for line.
+    Same {
+        /// Cases compared.
+        cases: u64,
+        /// Results compared.
+        results: u64,
+    },
+    /// The first difference.
+    Differs(Difference),
+}
+
+/// Which side an I/O error came from.
+#[derive(Debug)]
+pub enum Side {
+    /// The expected answer.
+    Expected(io::Error),
+    /// The output under test.
+    Found(io::Error),
+}
+
+/// Compares `found` with `expected`, streaming both, and stops at the first
+/// difference.
+pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
+    let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
+    let mut found = Stream(AnswerReader::new(found), Side::Found);
+    let mut cases = 0;
+    let mut results = 0;
+    loop {
+        let mut want = expected.next()?;
+        if want == Item::End {
+            let extra = found.0.lines_with_tokens_left().map_err(Side::Found)?;
+            if extra > 0 {
+                return Ok(Comparison::Differs(Difference::MoreLines { extra, cases }));
+            }
+            return Ok(Comparison::Same { cases, results });
+        }
+        let mut got = found.next()?;
+        if got == Item::End {
+            // A missing line is only forgiven when it and every line after
+            // it would be empty (cases with no moves).
+            let answer_line = expected.0.line();
+            let mut missing = 1;
+            let mut empty = true;
+            loop {
+                match want {
+                    Item::End => break,
+                    Item::LineEnd => {
+                        if expected.peek_is_end()? {
+                            break;
+                        }
+                        missing += 1;
+                    }
+                    Item::Result(_) => empty = false,
+                    Item::Other => {
+                        return Ok(Comparison::Differs(Difference::MalformedAnswer {
+                            line: answer_line,
+                            found: expected.0.quote(Item::Other),
+                        }));
+                    }
+                }
+                want = expected.next()?;
+            }
+            if empty {
+                return Ok(Comparison::Same { cases, results });
+            }
+            return Ok(Comparison::Differs(Difference::FewerLines {
+                missing,
+                cases,
+            }));
+        }
+        cases += 1;
+        let case = cases;
+        let mut r#move = 0;
+        loop {
+            match (want, got) {
+                (Item::Other, _) => {
+                    return Ok(Comparison::Differs(Difference::MalformedAnswer {
+                        line: expected.0.line(),
+                        found: expected.0.quote(Item::Other),
+                    }));
+                }
+                (Item::Result(a), Item::Result(b)) => {
+                    r#move += 1;
+                    results += 1;
+                    if a != b {
+                        return Ok(Comparison::Differs(Difference::WrongResult {
+                            case,
+                            r#move,
+                            expected: a,
+                            found: b,
+                        }));
+                    }
+                }
+                (Item::Result(_), Item::Other) => {
+                    return Ok(Comparison::Differs(Difference::NotAResult {
+                        case,
+                        r#move: r#move + 1,
+                        found: found.0.quote(Item::Other),
+                    }));
+                }
+                (Item::Result(_), Item::LineEnd | Item::End) => {
+                    let (rest, _) = expected.0.rest_of_line().map_err(Side::Expected)?;
+                    return Ok(Comparison::Differs(Difference::FewerResults {
+                        case,
+                        expected: r#move + 1 + rest,
+                        found: r#move,
+                    }));
+                }
+                (Item::LineEnd | Item::End, got @ (Item::Result(_) | Item::Other)) => {
+                    let first_extra = found.0.quote(got);
+                    let (rest, _) = found.0.rest_of_line().map_err(Side::Found)?;
+                    return Ok(Comparison::Differs(Difference::MoreResults {
+                        case,
+                        expected: r#move,
+                        found: r#move + 1 + rest,
+                        first_extra,
+                    }));
+                }
+                (Item::LineEnd | Item::End, Item::LineEnd | Item::End) => break,
+            }
+            want = expected.next()?;
+            got = found.next()?;
+        }
+    }
+}
+
+/// An answer reader that tags its I/O errors with its side.
+struct Stream<R>(AnswerReader<R>, fn(io::Error) -> Side);
+
+impl<R: Read> Stream<R> {
+    #[inline(always)]
+    fn next(&mut self) -> Result<Item, Side> {
+        self.0.next_item().map_err(self.1)
+    }
+
+    /// Whether nothing but the end follows; consumes nothing else.
+    fn peek_is_end(&mut self) -> Result<bool, Side> {
+        // A line end was just read; an immediately following End means the
+        // LF was the file's last byte and no further line exists.
+        self.0.at_end().map_err(self.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn differs(expected: &str, found: &str) -> String {
+        match compare(expected.as_bytes(), found.as_bytes()) {
+            Ok(Comparison::Differs(difference)) => difference.to_string(),
+            Ok(same) => panic!("expected a difference, got {same:?}"),
+            Err(_) => panic!("in memory"),
+        }
+    }
+
+    fn same(expected: &str, found: &str) -> bool {
+        matches!(
+            compare(expected.as_bytes(), found.as_bytes()),
+            Ok(Comparison::Same { .. })
+        )
+    }
+
+    #[test]
+    fn spacing_between_results_does_not_matter_but_lines_do() {
+        assert!(same("0 0 1\n0 2\n", "0  0\t1\r\n0 2"));
+        assert!(same("0 1\n", "0 1\n\n \n"));
+        assert_eq!(
+            differs("0 0 1\n0 2\n", "0 0 1 0 2\n"),
+            "case 1: expected 3 results, found 5 tokens on the line, the first extra one \"0\" \
+             (one line per case is required)"
+        );
+    }
+
+    #[test]
+    fn each_difference_is_named_by_case_and_move() {
+        assert_eq!(
+            differs("0 0 1\n0 2\n", "0 0 1\n0 1\n"),
+            "case 2, move 2: expected 2, found 1"
+        );
+        assert_eq!(
+            differs("0 0 1\n", "0 x 1\n"),
+            "case 1, move 2: expected a result 0, 1 or 2, found \"x\""
+        );
+        assert_eq!(
+            differs("0 0 1\n", "0 0\n"),
+            "case 1: expected 3 results, found 2: the line ends early"
+        );
+        assert_eq!(
+            differs("1\n2\n1\n", "1\n"),
+            "output has 2 lines fewer than expected: it ends after case 1"
+        );
+        assert_eq!(
+            differs("1\n", "1\n2\n0 0\n"),
+            "output has 2 lines more than expected: the answer ends after case 1"
+        );
+        assert_eq!(
+            differs("1 y\n", "1 0\n"),
+            "the expected answer is malformed: line 1 holds \"y\", not a result"
+        );
+    }
+
+    #[test]
+    fn trailing_empty_cases_may_be_left_out() {
+        assert!(same("1\n\n", "1\n"));
+    }
+}

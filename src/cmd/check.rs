@@ -1,0 +1,338 @@
+//! `check`: judge a solution's output against the expected answer, in a judge's own protocol.
+//!
+//! With the input at hand the expected answer is recomputed from it, so a
+//! wrong answer file is caught and reported as a judge failure rather than
+//! blamed on the solution, and a wrong result is explained with the move
+//! and a picture of the board around it.
+
+use crate::check::pipe::{PipeReader, pipe};
+use crate::check::{Comparison, Difference, Side, compare};
+use crate::cmd::solve::run_stream;
+use crate::config::{CheckConfig, CheckProtocol, InputSource};
+use crate::engine::{BoardSize, Outcome, Rules, TicTacToe};
+use crate::error::{Error, InputName};
+use crate::input;
+use crate::reader::coding_ninjas::Reader;
+use crate::render::{MAX_SIDE, View, draw};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// How a judge classes an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerdictKind {
+    /// The output is right.
+    Accepted,
+    /// Well-formed, but a result is wrong.
+    WrongAnswer,
+    /// Not in the required form: a token that is not a result, a wrong count.
+    PresentationError,
+    /// The judge's own data is wrong (the answer file, the input), or checking failed.
+    JudgeFailure,
+}
+
+/// A verdict and its explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The class.
+    pub kind: VerdictKind,
+    /// One line saying why.
+    pub message: String,
+    /// More lines (the move, the board), possibly empty.
+    pub details: String,
+}
+
+impl Verdict {
+    fn new(kind: VerdictKind, message: impl Into<String>) -> Verdict {
+        Verdict {
+            kind,
+            message: message.into(),
+            details: String::new(),
+        }
+    }
+}
+
+/// Checks the output and reports the verdict the protocol's way. Returns
+/// the protocol's exit status for it.
+pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Result<u8, Error> {
+    let verdict = match judge(config) {
+        Ok(verdict) => verdict,
+        // testlib has a status for a checker that cannot do its work.
+        Err(error) if config.protocol == CheckProtocol::Testlib => {
+            Verdict::new(VerdictKind::JudgeFailure, error.to_string())
+        }
+        Err(error) => return Err(error),
+    };
+    match deliver(config, &verdict, stdout, stderr) {
+        // A reader that stopped listening must not change the verdict's status.
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(error),
+        Ok(()) => {}
+    }
+    Ok(status(config.protocol, verdict.kind))
+}
+
+/// The exit status each protocol gives a verdict.
+pub fn status(protocol: CheckProtocol, kind: VerdictKind) -> u8 {
+    use VerdictKind::*;
+    match (protocol, kind) {
+        (CheckProtocol::Kattis, Accepted) => 42,
+        (CheckProtocol::Kattis, WrongAnswer | PresentationError) => 43,
+        (_, Accepted) => 0,
+        (_, WrongAnswer) => 1,
+        (CheckProtocol::Testlib, PresentationError) => 2,
+        (_, PresentationError) => 1,
+        (_, JudgeFailure) => 3,
+    }
+}
+
+/// Reaches a verdict.
+pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
+    if let (Some(input), Some(expected)) = (&config.input, &config.expected) {
+        // The answer file must be the answer to the input.
+        let answer_name = InputName::Path(expected.clone());
+        let (answer, _) = input::open(&InputSource::Path(expected.clone()))?;
+        let against_input = recomputed(input, config.rules, |recomputed| {
+            compare(recomputed, answer).map_err(|side| read_error(side, &answer_name, &answer_name))
+        });
+        match against_input {
+            Ok(compared) => {
+                if let Comparison::Differs(difference) = compared? {
+                    return Ok(Verdict::new(
+                        VerdictKind::JudgeFailure,
+                        format!(
+                            "the expected answer {} is not the answer to the input {}: \
+                             {difference}",
+                            expected.display(),
+                            input.display()
+                        ),
+                    ));
+                }
+            }
+            Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
+                return Ok(unsolvable(&error));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let (output, output_name) = input::open(&config.output)?;
+    let comparison = match (&config.expected, &config.input) {
+        (Some(expected), _) => {
+            let expected_name = InputName::Path(expected.clone());
+            let (answer, _) = input::open(&InputSource::Path(expected.clone()))?;
+            compare(answer, output)
+                .map_err(|side| read_error(side, &expected_name, &output_name))?
+        }
+        (None, Some(input)) => {
+            let compared = recomputed(input, config.rules, |recomputed| {
+                compare(recomputed, output)
+                    .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
+            });
+            match compared {
+                Ok(compared) => compared?,
+                Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
+                    return Ok(unsolvable(&error));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        (None, None) => {
+            return Ok(Verdict::new(
+                VerdictKind::JudgeFailure,
+                "nothing to compare with: give the expected answer or the input",
+            ));
+        }
+    };
+    let difference = match comparison {
+        Comparison::Same { cases, results } => {
+            return Ok(Verdict::new(
+                VerdictKind::Accepted,
+                format!(
+                    "{} {}, {} {}",
+                    cases,
+                    if cases == 1 { "case" } else { "cases" },
+                    results,
+                    if results == 1 { "result" } else { "results" }
+                ),
+            ));
+        }
+        Comparison::Differs(difference) => difference,
+    };
+    let kind = if difference.is_judge_failure() {
+        VerdictKind::JudgeFailure
+    } else if difference.is_wrong_result() {
+        VerdictKind::WrongAnswer
+    } else {
+        VerdictKind::PresentationError
+    };
+    let mut verdict = Verdict::new(kind, difference.to_string());
+    if let (Some(input), Some((case, number))) = (&config.input, difference.case_and_move()) {
+        verdict.details = explain_move(input, config.rules, case, number, &difference)?;
+    }
+    Ok(verdict)
+}
+
+/// The verdict when the input itself cannot be solved: the judge's data is wrong.
+fn unsolvable(error: &Error) -> Verdict {
+    Verdict::new(
+        VerdictKind::JudgeFailure,
+        format!("the input cannot be solved: {error}"),
+    )
+}
+
+/// Runs `compare_with` on the answer recomputed from `input` while a thread
+/// solves it. A failure to solve outranks whatever the comparison found,
+/// since it saw a truncated answer.
+fn recomputed<T>(
+    input: &Path,
+    rules: Rules,
+    compare_with: impl FnOnce(PipeReader) -> T,
+) -> Result<T, Error> {
+    let (writer, reader) = pipe();
+    let source = InputSource::Path(input.to_path_buf());
+    let solver = std::thread::spawn(move || {
+        let (input, name) = input::open(&source)?;
+        run_stream(input, name, rules, writer)
+    });
+    let compared = compare_with(reader);
+    let solved = solver.join().unwrap_or_else(|_| {
+        Err(Error::Read {
+            input: InputName::Path(input.to_path_buf()),
+            source: io::Error::other("the solver thread panicked"),
+        })
+    });
+    match solved {
+        // The comparison stopped reading early: the difference is known.
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(compared),
+        Err(error) => Err(error),
+        Ok(()) => Ok(compared),
+    }
+}
+
+fn read_error(side: Side, expected: &InputName, found: &InputName) -> Error {
+    match side {
+        Side::Expected(source) => Error::Read {
+            input: expected.clone(),
+            source,
+        },
+        Side::Found(source) => Error::Read {
+            input: found.clone(),
+            source,
+        },
+    }
+}
+
+/// The move at `case`, `number` of the input, what it did, and the board
+/// around it afterwards.
+fn explain_move(
+    input: &Path,
+    rules: Rules,
+    case: u64,
+    number: u64,
+    difference: &Difference,
+) -> Result<String, Error> {
+    let (file, name) = input::open(&InputSource::Path(input.to_path_buf()))?;
+    let mut reader = Reader::new(file, name);
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let mut current = 0;
+    while let Some(header) = reader.next_case()? {
+        current += 1;
+        if current < case {
+            for _ in 0..header.moves {
+                reader.next_move()?;
+            }
+            continue;
+        }
+        game.reset(header.size);
+        for played_number in 1..=header.moves.min(number) {
+            let played = reader.next_move()?;
+            let outcome = game
+                .play(played.row, played.col, played.player)
+                .map_err(|why| reader.reject(&played, why))?;
+            if played_number < number {
+                continue;
+            }
+            let (row, col) = (played.row as u32, played.col as u32);
+            let line = game.full_line_through(row, col);
+            let mover = crate::engine::Player::from_number(played.player);
+            let mut text = format!(
+                "the move: row {row}, column {col}, player {} ({})",
+                played.player,
+                mover.map_or('?', crate::engine::Player::mark)
+            );
+            let _ = match (outcome, line) {
+                (Outcome::Win(_), Some(line)) => write!(text, "; it completes {line}"),
+                (Outcome::Win(_), None) => write!(text, "; it wins under --after-win leetcode"),
+                (Outcome::NoWin, _) => write!(text, "; it completes no line"),
+            };
+            if let Difference::WrongResult { found, .. } = difference {
+                let _ = match (outcome, found) {
+                    (Outcome::NoWin, _) => write!(text, ", so it returns 0, not {found}"),
+                    (Outcome::Win(winner), _) => {
+                        write!(text, ", so it returns {}, not {found}", winner.number())
+                    }
+                };
+            }
+            text.push('\n');
+            let view = View::around(game.size(), row, col, MAX_SIDE);
+            text.push_str(&draw(&game, &view, line, false));
+            return Ok(text);
+        }
+        break;
+    }
+    Ok(String::new())
+}
+
+/// Writes the verdict where the protocol wants it.
+fn deliver(
+    config: &CheckConfig,
+    verdict: &Verdict,
+    stdout: impl Write,
+    stderr: impl Write,
+) -> Result<(), Error> {
+    let label = match verdict.kind {
+        VerdictKind::Accepted => "ok",
+        VerdictKind::WrongAnswer => "wrong answer",
+        VerdictKind::PresentationError => "wrong output format",
+        VerdictKind::JudgeFailure => "FAIL",
+    };
+    let with_colon = format!("{label}: {}\n{}", verdict.message, verdict.details);
+    match config.protocol {
+        CheckProtocol::Plain | CheckProtocol::Oj => write_all(stdout, &with_colon),
+        CheckProtocol::Testlib => {
+            // testlib's verdict line: the verdict word, a space, the message.
+            let line = format!("{label} {}\n{}", verdict.message, verdict.details);
+            match &config.report {
+                Some(path) => write_file(path, &line)?,
+                None => write_all(stderr, &line)?,
+            }
+            Ok(())
+        }
+        CheckProtocol::Kattis => {
+            let directory = config
+                .feedback_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("."));
+            write_file(&directory.join("judgemessage.txt"), &with_colon)?;
+            if verdict.kind == VerdictKind::JudgeFailure {
+                write_all(stderr, &with_colon)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write_all(mut out: impl Write, text: &str) -> Result<(), Error> {
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Error::Write)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), Error> {
+    let file = File::create(path).map_err(|source| Error::CreateOutput {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    write_all(file, text)
+}

@@ -1,0 +1,515 @@
+//! The input validator: is a file exactly what the statement promises, and if not, where not?
+//!
+//! A judge's test data must be canonical, not merely readable, so this is
+//! strict where the solver is lenient: [`strict`] checks every byte of the
+//! layout, and [`validate`] checks the constraints (bounds on T, N, Q and the
+//! moves) and the statement's guarantees (empty cells, alternating players,
+//! nothing after a win). It reports every violation up to a cap, each with
+//! its line, column, case and move, and for a valid file a summary of what
+//! it holds.
+//!
+//! Only the Coding Ninjas format exists so far.
+
+pub mod strict;
+
+use crate::engine::{AfterWin, BoardSize, MoveError, Player, Rules, TicTacToe};
+use crate::error::Position;
+use std::fmt;
+use std::io::{self, Read};
+use strict::{Field, Layout, Separator, Spot, StrictReader};
+
+/// The bounds a file must keep. The defaults are the statement's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Fewest test cases.
+    pub min_t: u64,
+    /// Most test cases.
+    pub max_t: u64,
+    /// Smallest board.
+    pub min_n: u64,
+    /// Largest board.
+    pub max_n: u64,
+    /// Fewest moves in a case.
+    pub min_q: u64,
+    /// Most moves in a case, besides Q <= N x N, which always holds.
+    pub max_q: Option<u64>,
+}
+
+impl Default for Limits {
+    /// 1 <= T <= 100, 1 <= N <= 100, 5 <= Q <= N x N.
+    fn default() -> Limits {
+        Limits {
+            min_t: 1,
+            max_t: 100,
+            min_n: 1,
+            max_n: 100,
+            min_q: 5,
+            max_q: None,
+        }
+    }
+}
+
+/// A rule a file breaks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Rule {
+    /// The layout is not canonical.
+    #[error(transparent)]
+    Layout(#[from] Layout),
+    /// The file ends before the last case is complete.
+    #[error("input ends early: expected {0}")]
+    EndsEarly(&'static str),
+    /// Something follows the last case.
+    #[error("unexpected data after the last case: {0:?}")]
+    TrailingData(String),
+    /// T, N or Q outside its bounds.
+    #[error("{name} = {value} is out of range: {min} <= {name} <= {max}")]
+    OutOfRange {
+        /// `T`, `N` or `Q`.
+        name: &'static str,
+        /// The value found.
+        value: i64,
+        /// The least allowed.
+        min: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// Q below its minimum when no Q at all would do: the statement's
+    /// 5 <= Q <= N x N leaves nothing for N = 1 and 2.
+    #[error(
+        "Q = {q} is below the minimum {min_q}, and no Q could be valid here: \
+         {min_q} <= Q <= N x N allows none when N = {n} (N x N = {cells}); \
+         the bounds contradict each other for every N below {smallest} \
+         (lower --min-q to accept such cases)"
+    )]
+    NoValidQ {
+        /// The Q found.
+        q: i64,
+        /// The case's N.
+        n: u64,
+        /// N x N.
+        cells: u64,
+        /// The minimum Q.
+        min_q: u64,
+        /// The smallest N that admits a valid Q.
+        smallest: u64,
+    },
+    /// More moves than cells.
+    #[error("Q = {q} moves cannot fit on a {n} x {n} board: Q <= N x N = {cells}")]
+    TooManyMoves {
+        /// The Q found.
+        q: i64,
+        /// The case's N.
+        n: u64,
+        /// N x N.
+        cells: u64,
+    },
+    /// The same player twice in a row.
+    #[error("player {player} moves twice in a row: players must alternate")]
+    NotAlternating {
+        /// The player who moved again.
+        player: u8,
+    },
+    /// A move after the case was won.
+    #[error(
+        "player {} already won this case at move {at_move}: no move may follow a win",
+        winner.number()
+    )]
+    AfterWin {
+        /// Who won.
+        winner: Player,
+        /// The winning move.
+        at_move: u64,
+    },
+    /// A move off the board, by no player, or onto a taken cell.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
+/// One violation: where, and which rule.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{position}: {rule}")]
+pub struct Violation {
+    /// Line, column, case and move.
+    pub position: Position,
+    /// The rule broken.
+    pub rule: Rule,
+}
+
+/// What a valid file holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// T.
+    pub cases: u64,
+    /// The smallest N.
+    pub min_n: u64,
+    /// The largest N.
+    pub max_n: u64,
+    /// All moves of all cases.
+    pub moves: u64,
+    /// Cases won by player 1 and by player 2.
+    pub won_by: [u64; 2],
+    /// Cases that fill the board with no winner.
+    pub drawn: u64,
+    /// Cases that end with no winner and empty cells.
+    pub unfinished: u64,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |count: u64, one: &str, many: &str| {
+            format!("{count} {}", if count == 1 { one } else { many })
+        };
+        write!(f, "{}, N ", plural(self.cases, "case", "cases"))?;
+        if self.min_n == self.max_n {
+            write!(f, "{}", self.min_n)?;
+        } else {
+            write!(f, "{}..{}", self.min_n, self.max_n)?;
+        }
+        write!(
+            f,
+            ", {}; {} won by 1, {} by 2, {} drawn, {} unfinished",
+            plural(self.moves, "move", "moves"),
+            self.won_by[0],
+            self.won_by[1],
+            self.drawn,
+            self.unfinished
+        )
+    }
+}
+
+/// The outcome of validating a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The violations found, in file order, at most the cap.
+    pub violations: Vec<Violation>,
+    /// Whether validation stopped at the cap with the file not yet read.
+    pub capped: bool,
+    /// What the file holds; complete only when there are no violations.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// Whether the file is valid.
+    pub fn is_valid(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+/// Why validation stops early.
+enum Halt {
+    /// The rest of the file cannot be read with any meaning, or the cap is reached.
+    Stop,
+    /// Reading failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Halt {
+    fn from(error: io::Error) -> Halt {
+        Halt::Io(error)
+    }
+}
+
+/// Validates one Coding Ninjas input against `limits`, stopping after
+/// `max_errors` violations (at least one is always reported).
+pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Result<Report> {
+    let mut validator = Validator {
+        reader: StrictReader::new(input),
+        limits: *limits,
+        max_errors: max_errors.max(1),
+        report: Report {
+            violations: Vec::new(),
+            capped: false,
+            summary: Summary {
+                min_n: u64::MAX,
+                ..Summary::default()
+            },
+        },
+        case: None,
+        r#move: None,
+    };
+    match validator.run() {
+        Ok(()) | Err(Halt::Stop) => {}
+        Err(Halt::Io(error)) => return Err(error),
+    }
+    let mut report = validator.report;
+    if report.summary.cases == 0 {
+        report.summary.min_n = 0;
+    }
+    Ok(report)
+}
+
+struct Validator<R> {
+    reader: StrictReader<R>,
+    limits: Limits,
+    max_errors: usize,
+    report: Report,
+    /// The case being read, 1-based.
+    case: Option<u64>,
+    /// The move being read, 1-based.
+    r#move: Option<u64>,
+}
+
+impl<R: Read> Validator<R> {
+    fn run(&mut self) -> Result<(), Halt> {
+        let (t, spot) = self.header("the number of test cases T")?;
+        self.check_range("T", t, self.limits.min_t, self.limits.max_t, spot)?;
+        let mut game = TicTacToe::with_rules(
+            BoardSize::MIN,
+            Rules {
+                // Moves after a win are reported here, once; the game goes on
+                // so that later moves are still checked.
+                after_win: AfterWin::Continue,
+                ..Rules::default()
+            },
+        );
+        for case in 1..=u64::try_from(t).unwrap_or(0) {
+            self.case = Some(case);
+            self.r#move = None;
+            self.run_case(&mut game)?;
+        }
+        self.case = None;
+        self.r#move = None;
+        match self.reader.finish()? {
+            None => self.take_problems(),
+            Some((spot, text)) => {
+                self.take_problems()?;
+                self.violate(spot, Rule::TrailingData(text))
+            }
+        }
+    }
+
+    fn run_case(&mut self, game: &mut TicTacToe) -> Result<(), Halt> {
+        let (n, spot) = self.header("the board size N")?;
+        self.check_range("N", n, self.limits.min_n, self.limits.max_n, spot)?;
+        let (q, spot) = self.header("the number of moves Q")?;
+        // Without a board, Q has nothing to be measured against.
+        if n >= 1 {
+            self.check_q(q, n, spot)?;
+        }
+        let board = BoardSize::new(n).ok();
+        game.reset(board.unwrap_or(BoardSize::MIN));
+        let mut previous_player = None;
+        let mut after_win_reported = false;
+        for number in 1..=u64::try_from(q).unwrap_or(0) {
+            self.r#move = Some(number);
+            let row = self.field("the row of a move", Separator::Space)?;
+            let col = self.field("the column of a move", Separator::Space)?;
+            let player = self.field("the player of a move", Separator::LineEnd)?;
+            let (Some(r), Some(c), Some(p)) = (row.value, col.value, player.value) else {
+                continue;
+            };
+            if board.is_none() {
+                // With no board there is nothing to check the move against.
+                continue;
+            }
+            if let (Some((winner, at_move)), false) = (game.winner(), after_win_reported) {
+                after_win_reported = true;
+                self.violate(row.spot, Rule::AfterWin { winner, at_move })?;
+            }
+            if let Err(why) = game.play(r, c, p) {
+                let spot = match why {
+                    MoveError::ColumnOffBoard { .. } => col.spot,
+                    MoveError::BadPlayer(_) => player.spot,
+                    _ => row.spot,
+                };
+                self.violate(spot, why.into())?;
+            }
+            // Last, so violations of one move come in column order.
+            if let Some(mover) = Player::from_number(p) {
+                if previous_player == Some(mover) {
+                    self.violate(
+                        player.spot,
+                        Rule::NotAlternating {
+                            player: mover.number(),
+                        },
+                    )?;
+                }
+                previous_player = Some(mover);
+            }
+        }
+        self.r#move = None;
+        if let Some(board) = board {
+            self.tally(game, board);
+        }
+        Ok(())
+    }
+
+    fn tally(&mut self, game: &TicTacToe, board: BoardSize) {
+        let summary = &mut self.report.summary;
+        let n = u64::from(board.get());
+        summary.cases += 1;
+        summary.min_n = summary.min_n.min(n);
+        summary.max_n = summary.max_n.max(n);
+        summary.moves += game.moves_played();
+        match game.winner() {
+            Some((Player::One, _)) => summary.won_by[0] += 1,
+            Some((Player::Two, _)) => summary.won_by[1] += 1,
+            None if game.moves_played() == board.cells() => summary.drawn += 1,
+            None => summary.unfinished += 1,
+        }
+    }
+
+    /// Reads T, N or Q, alone on its line. Without its value the rest of
+    /// the file cannot be read, so a token that is no integer stops here.
+    fn header(&mut self, expected: &'static str) -> Result<(i64, Spot), Halt> {
+        let field = self.field(expected, Separator::LineEnd)?;
+        Ok((field.value.ok_or(Halt::Stop)?, field.spot))
+    }
+
+    #[inline(always)]
+    fn field(&mut self, expected: &'static str, separator: Separator) -> Result<Field, Halt> {
+        let Some(field) = self.reader.field(separator)? else {
+            let spot = self.reader.spot();
+            // The missing final newline of a truncated file is beside the point.
+            self.reader.problems.clear();
+            self.violate(spot, Rule::EndsEarly(expected))?;
+            return Err(Halt::Stop);
+        };
+        if !self.reader.problems.is_empty() {
+            self.take_problems()?;
+        }
+        Ok(field)
+    }
+
+    fn check_range(
+        &mut self,
+        name: &'static str,
+        value: i64,
+        min: u64,
+        max: u64,
+        spot: Spot,
+    ) -> Result<(), Halt> {
+        let inside = u64::try_from(value).is_ok_and(|value| (min..=max).contains(&value));
+        if !inside {
+            self.violate(
+                spot,
+                Rule::OutOfRange {
+                    name,
+                    value,
+                    min,
+                    max,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Q against its bounds, which depend on N.
+    fn check_q(&mut self, q: i64, n: i64, spot: Spot) -> Result<(), Halt> {
+        let n = u64::try_from(n).unwrap_or(0);
+        let cells = n.saturating_mul(n);
+        let min_q = self.limits.min_q;
+        let max_q = self.limits.max_q.map_or(cells, |max| max.min(cells));
+        let rule = match u64::try_from(q) {
+            Ok(found) if found < min_q && min_q > cells && n > 0 => Rule::NoValidQ {
+                q,
+                n,
+                cells,
+                min_q,
+                smallest: (1..).find(|&k: &u64| k * k >= min_q).unwrap_or(1),
+            },
+            Ok(found) if found > cells => Rule::TooManyMoves { q, n, cells },
+            Ok(found) if (min_q..=max_q).contains(&found) => return Ok(()),
+            _ => Rule::OutOfRange {
+                name: "Q",
+                value: q,
+                min: min_q,
+                max: max_q,
+            },
+        };
+        self.violate(spot, rule)
+    }
+
+    #[cold]
+    fn take_problems(&mut self) -> Result<(), Halt> {
+        let problems = std::mem::take(&mut self.reader.problems);
+        for (spot, layout) in problems {
+            self.violate(spot, layout.into())?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn violate(&mut self, spot: Spot, rule: Rule) -> Result<(), Halt> {
+        self.report.violations.push(Violation {
+            position: Position {
+                line: spot.line,
+                column: spot.column,
+                case: self.case,
+                r#move: self.r#move,
+            },
+            rule,
+        });
+        if self.report.violations.len() >= self.max_errors {
+            self.report.capped = true;
+            return Err(Halt::Stop);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violations(input: &str) -> Vec<String> {
+        validate(input.as_bytes(), &Limits::default(), 20)
+            .expect("in memory")
+            .violations
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    const VALID: &str = "1\n3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+
+    #[test]
+    fn the_leetcode_example_is_valid_and_summarised() {
+        let report = validate(VALID.as_bytes(), &Limits::default(), 20).expect("in memory");
+        assert_eq!(report.violations, []);
+        assert_eq!(
+            report.summary.to_string(),
+            "1 case, N 3, 7 moves; 1 won by 1, 0 by 2, 0 drawn, 0 unfinished"
+        );
+    }
+
+    #[test]
+    fn guarantees_are_checked_move_by_move() {
+        let taken = VALID.replace("2 2 1\n", "0 0 1\n");
+        assert_eq!(
+            violations(&taken),
+            ["line 6, column 1: case 1, move 3: cell (0, 0) is already taken"]
+        );
+        let twice = "1\n3\n5\n0 0 1\n0 1 1\n0 2 2\n1 0 1\n1 1 2\n";
+        assert_eq!(
+            violations(twice),
+            [
+                "line 5, column 5: case 1, move 2: player 1 moves twice in a row: players must alternate"
+            ]
+        );
+        let after_win = "1\n3\n6\n0 0 1\n1 0 2\n0 1 1\n1 1 2\n0 2 1\n2 2 2\n";
+        assert_eq!(
+            violations(after_win),
+            [
+                "line 9, column 1: case 1, move 6: player 1 already won this case at move 5: \
+              no move may follow a win"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_statements_contradiction_is_explained_when_it_bites() {
+        let found = violations("1\n2\n3\n0 0 1\n1 1 2\n0 1 1\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("line 3, column 1: case 1: Q = 3 is below the minimum 5"));
+        assert!(found[0].contains("every N below 3"), "{}", found[0]);
+    }
+
+    #[test]
+    fn the_cap_stops_validation() {
+        let crlf = VALID.replace('\n', "\r\n");
+        let report = validate(crlf.as_bytes(), &Limits::default(), 3).expect("in memory");
+        assert_eq!(report.violations.len(), 3);
+        assert!(report.capped);
+    }
+}

@@ -1,0 +1,212 @@
+//! `tictactoe check` as each judge calls it: argument orders, exit statuses and where the explanation goes.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::fs;
+
+const INPUT: &str = "fixtures/check/example.input";
+const ANSWER: &str = "fixtures/check/example.answer";
+const WRONG_ANSWER_FILE: &str = "fixtures/check/example-wrong.answer";
+const RIGHT: &str = "0 0 0 0 0 0 1\n";
+const WRONG: &str = "0 0 0 0 0 0 0\n";
+const MALFORMED: &str = "0 0 0 0 0 0 X\n";
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// Runs the Kattis form, `IN ANS FEEDBACK_DIR < output`, and returns the
+/// status and the judge message.
+fn kattis(answer: &str, output: &str) -> (Option<i32>, String) {
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    let result = tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, answer])
+        .arg(feedback.path())
+        .write_stdin(output)
+        .output()
+        .expect("binary runs");
+    assert_eq!(
+        String::from_utf8_lossy(&result.stdout),
+        "",
+        "Kattis reads no stdout"
+    );
+    let message = fs::read_to_string(feedback.path().join("judgemessage.txt")).unwrap_or_default();
+    (result.status.code(), message)
+}
+
+#[test]
+fn kattis_accepts_with_42_and_says_so_in_the_judge_message() {
+    let (status, message) = kattis(ANSWER, RIGHT);
+    assert_eq!(status, Some(42));
+    assert_eq!(message, "ok: 1 case, 7 results\n");
+}
+
+#[test]
+fn kattis_rejects_a_wrong_result_with_43_and_explains_the_move() {
+    let (status, message) = kattis(ANSWER, WRONG);
+    assert_eq!(status, Some(43));
+    assert!(
+        message.starts_with(
+            "wrong answer: case 1, move 7: expected 1, found 0\n\
+             the move: row 2, column 1, player 1 (X); it completes row 2"
+        ),
+        "{message}"
+    );
+    assert!(message.ends_with("|X|X|X|\n"), "{message}");
+}
+
+#[test]
+fn kattis_rejects_malformed_output_with_43_too() {
+    let (status, message) = kattis(ANSWER, MALFORMED);
+    assert_eq!(status, Some(43));
+    assert!(
+        message.starts_with("wrong output format: case 1, move 7:"),
+        "{message}"
+    );
+}
+
+#[test]
+fn kattis_reports_a_wrong_answer_file_as_a_judge_error_not_a_rejection() {
+    let (status, message) = kattis(WRONG_ANSWER_FILE, RIGHT);
+    assert_eq!(status, Some(3));
+    assert!(
+        message.starts_with("FAIL: the expected answer"),
+        "{message}"
+    );
+}
+
+#[test]
+fn kattis_ignores_the_extra_arguments_domjudge_may_pass() {
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, ANSWER])
+        .arg(feedback.path())
+        .args(["case_sensitive", "space_change_sensitive"])
+        .write_stdin(RIGHT)
+        .assert()
+        .code(42);
+}
+
+#[test]
+fn testlib_writes_the_verdict_to_the_report_file_when_given_one() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let output = dir.path().join("out.txt");
+    let report = dir.path().join("report.txt");
+    fs::write(&output, MALFORMED).expect("temporary file");
+    tictactoe()
+        .args(["check", "--protocol", "testlib", INPUT])
+        .arg(&output)
+        .arg(ANSWER)
+        .arg(&report)
+        .assert()
+        .code(2)
+        .stderr("");
+    let verdict = fs::read_to_string(report).expect("report written");
+    assert!(
+        verdict.starts_with("wrong output format case 1, move 7: "),
+        "{verdict}"
+    );
+}
+
+#[test]
+fn testlib_turns_a_failure_to_run_into_fail_with_status_3() {
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "testlib",
+            INPUT,
+            "no/such/output",
+            ANSWER,
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::starts_with(
+            "FAIL cannot open no/such/output:",
+        ));
+}
+
+#[test]
+fn oj_runs_the_judge_command_with_input_output_and_expected_appended() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let actual = dir.path().join("actual.out");
+    // `oj test --judge-command CMD` runs `CMD IN ACTUAL EXPECTED` through the shell.
+    let judge_command = format!("{} check --protocol oj", env!("CARGO_BIN_EXE_tictactoe"));
+    for (output, status) in [(RIGHT, 0), (WRONG, 1)] {
+        fs::write(&actual, output).expect("temporary file");
+        let command = format!("{judge_command} {INPUT} {} {ANSWER}", actual.display());
+        let result = std::process::Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("sh runs");
+        assert_eq!(result.status.code(), Some(status), "{command}");
+    }
+}
+
+#[test]
+fn a_wrong_result_deep_in_a_large_output_is_found_by_case_and_move() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let input = dir.path().join("big.in");
+    let cases = 30_000;
+    let mut text = format!("{cases}\n");
+    for _ in 0..cases {
+        text.push_str("3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n");
+    }
+    fs::write(&input, text).expect("temporary file");
+    let mut output = RIGHT.repeat(cases);
+    let wrong_case = 25_000;
+    let at = (wrong_case - 1) * RIGHT.len();
+    output.replace_range(at..at + RIGHT.len(), WRONG);
+    tictactoe()
+        .args(["check", "--protocol", "oj"])
+        .arg(&input)
+        .arg("/dev/stdin")
+        .write_stdin(output)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(format!(
+            "wrong answer: case {wrong_case}, move 7: expected 1, found 0\n"
+        )));
+}
+
+#[test]
+fn each_protocol_insists_on_its_own_arguments() {
+    tictactoe()
+        .args(["check", "--protocol", "testlib", INPUT, ANSWER])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("IN OUT ANS"));
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "kattis",
+            "--input",
+            INPUT,
+            INPUT,
+            ANSWER,
+            ".",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--input is for the plain protocol",
+        ));
+    tictactoe()
+        .args(["check", ANSWER, "a", "b"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn plain_check_reads_the_output_from_stdin_and_exits_0_when_equal() {
+    tictactoe()
+        .args(["check", ANSWER])
+        .write_stdin(RIGHT)
+        .assert()
+        .success()
+        .stdout("ok: 1 case, 7 results\n");
+}
