@@ -249,7 +249,7 @@ fn explain_move(
             let played = reader.next_move()?;
             let outcome = game
                 .play(played.row, played.col, played.player)
-                .map_err(|why| reader.reject(&played, why))?;
+                .map_err(|why| reader.reject(why))?;
             if played_number < number {
                 continue;
             }
