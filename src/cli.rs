@@ -1,7 +1,8 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
-use crate::config::{Config, InputSource, OutputTarget, SolveConfig};
+use crate::config::{Config, GenConfig, InputSource, OutputTarget, SolveConfig};
 use crate::engine::{AfterWin, EngineKind, Rules};
+use crate::generate::{Limits, OutcomeMix, Spec};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -44,6 +45,93 @@ enum Command {
     /// Play every case and print one line of results per case (the default).
     #[command(after_long_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Write a valid, reproducible input file to stdout, or a folder of tests.
+    #[command(after_long_help = GEN_HELP)]
+    Gen(GenArgs),
+}
+
+const GEN_HELP: &str = "\
+The same arguments give the same bytes on every machine. Without --seed the
+seed is the 64-bit FNV-1a hash of the settings spelled canonically, for example
+`cases=10 n=3..=10 max-moves=auto outcome=mixed limits=statement past-win=no`,
+so a command line names its test. File K of a folder uses ChaCha8 stream K.
+
+Examples:
+  tictactoe gen --seed 1 --cases 3 --outcome win > win.in
+  tictactoe gen --count 20 --out-dir tests/        writes tests/01.in, 01.ans ...
+  tictactoe gen --all-games 3 | tictactoe > all.ans (255168 games)
+  tictactoe gen --limits relaxed --cases 500 --min-n 1000 --max-n 1000 > big.in
+
+Exit status: 0 success, 2 usage error (including settings that cannot make a
+file), 74 an I/O error.";
+
+/// The settings that decide a generated file's bytes.
+#[derive(Debug, Args)]
+struct SpecArgs {
+    /// The seed [default: derived from the other settings].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// T, the number of cases in a file.
+    #[arg(short = 't', long, default_value_t = 10)]
+    cases: u64,
+    /// The smallest board size N.
+    #[arg(long, default_value_t = 3)]
+    min_n: u32,
+    /// The largest board size N.
+    #[arg(long, default_value_t = 10)]
+    max_n: u32,
+    /// The most moves in a case [default: N x N; 100000 with --limits relaxed].
+    #[arg(long)]
+    max_moves: Option<u64>,
+    /// How each case ends.
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Mixed)]
+    outcome: OutcomeArg,
+    /// Which bounds the file keeps.
+    #[arg(long, value_enum, default_value_t = LimitsArg::Statement)]
+    limits: LimitsArg,
+    /// Let won games go on after the win: the file breaks the statement on
+    /// purpose, for testing the --after-win policies.
+    #[arg(long)]
+    play_past_win: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OutcomeArg {
+    /// The last move of each case wins (rows, columns, both diagonals, both players).
+    Win,
+    /// Each case fills the board and nobody wins.
+    Draw,
+    /// Each case stops before the board is full and nobody wins.
+    Open,
+    /// Each case picks one of the above.
+    Mixed,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LimitsArg {
+    /// 1 <= T <= 100, 3 <= N <= 100, 5 <= Q <= N x N, no move after a win.
+    Statement,
+    /// Anything the solver accepts: big T, N up to 10^9, long games.
+    Relaxed,
+}
+
+#[derive(Debug, Args)]
+struct GenArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// Write every legal game of an N x N board (N <= 3), player 1 first,
+    /// one case per game, each stopping at a win or a full board.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    all_games: Option<u32>,
+    /// Write K tests to --out-dir instead of one file to standard output.
+    #[arg(long, value_name = "K", requires = "out_dir")]
+    count: Option<u64>,
+    /// Write DIR/01.in ... with matching .ans files computed by the solver.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// The after-win policy the .ans files are computed with.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
 }
 
 #[derive(Debug, Args)]
@@ -92,6 +180,7 @@ impl Cli {
         match self.command {
             None => Config::Solve(self.solve.into_config()),
             Some(Command::Solve(args)) => Config::Solve(args.into_config()),
+            Some(Command::Gen(args)) => Config::Gen(args.into_config()),
         }
     }
 }
@@ -107,6 +196,54 @@ impl SolveArgs {
             inputs,
             output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
             rules: self.rules.into_rules(),
+        }
+    }
+}
+
+impl From<AfterWinArg> for AfterWin {
+    fn from(arg: AfterWinArg) -> AfterWin {
+        match arg {
+            AfterWinArg::Error => AfterWin::Error,
+            AfterWinArg::Continue => AfterWin::Continue,
+            AfterWinArg::Leetcode => AfterWin::Leetcode,
+        }
+    }
+}
+
+impl SpecArgs {
+    fn into_spec(self) -> Spec {
+        Spec {
+            seed: self.seed,
+            cases: self.cases,
+            min_n: self.min_n,
+            max_n: self.max_n,
+            max_moves: self.max_moves,
+            outcome: match self.outcome {
+                OutcomeArg::Win => OutcomeMix::Win,
+                OutcomeArg::Draw => OutcomeMix::Draw,
+                OutcomeArg::Open => OutcomeMix::Open,
+                OutcomeArg::Mixed => OutcomeMix::Mixed,
+            },
+            limits: match self.limits {
+                LimitsArg::Statement => Limits::Statement,
+                LimitsArg::Relaxed => Limits::Relaxed,
+            },
+            play_past_win: self.play_past_win,
+        }
+    }
+}
+
+impl GenArgs {
+    fn into_config(self) -> GenConfig {
+        GenConfig {
+            spec: self.spec.into_spec(),
+            all_games: self.all_games,
+            out_dir: self.out_dir,
+            count: self.count.unwrap_or(1),
+            answer_rules: Rules {
+                after_win: self.after_win.into(),
+                engine: EngineKind::Counter,
+            },
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Nothing past [`crate::cli`] sees clap: the commands take these structs.
 
 use crate::engine::Rules;
+use crate::generate::Spec;
 use std::path::PathBuf;
 
 /// Where an input comes from.
@@ -50,4 +51,21 @@ pub struct SolveConfig {
 pub enum Config {
     /// Solve inputs.
     Solve(SolveConfig),
+    /// Generate test data.
+    Gen(GenConfig),
+}
+
+/// Settings for `gen`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// What the random files hold.
+    pub spec: Spec,
+    /// Write every game of this board size instead of random ones.
+    pub all_games: Option<u32>,
+    /// Write a folder of tests here instead of one file to the output.
+    pub out_dir: Option<PathBuf>,
+    /// How many tests the folder gets.
+    pub count: u64,
+    /// The rules the folder's `.ans` files are computed with.
+    pub answer_rules: Rules,
 }

@@ -26,12 +26,13 @@ pub mod cmd;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod generate;
 pub mod input;
 pub mod reader;
 pub mod render;
 pub mod writer;
 
-use config::Config;
+use config::{Config, OutputTarget};
 use error::Error;
 
 /// Runs a command to completion.
@@ -45,6 +46,9 @@ pub fn run(config: Config) -> Result<u8, Error> {
         Config::Solve(solve) => {
             cmd::solve::run(&solve, input::create(&solve.output)?)?;
             Ok(0)
+        }
+        Config::Gen(generator) => {
+            cmd::generator::run(&generator, input::create(&OutputTarget::Stdout)?)
         }
     }
 }

@@ -1,3 +1,4 @@
 //! One module per subcommand, each with a `run` taking its config and output.
 
+pub mod generator;
 pub mod solve;
