@@ -1,10 +1,14 @@
 //! The command line as clap sees it, turned once into [`crate::config`] structs.
 
-use crate::config::{Config, GenConfig, InputSource, OutputTarget, SolveConfig};
+use crate::config::{
+    CommandLine, Config, GenConfig, InputSource, OutputTarget, SolveConfig, StressConfig,
+    TestConfig,
+};
 use crate::engine::{AfterWin, EngineKind, Rules};
 use crate::generate::{Limits, OutcomeMix, Spec};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 
 const SOLVE_HELP: &str = "\
 Input (Coding Ninjas format): whitespace-separated integers
@@ -48,6 +52,95 @@ enum Command {
     /// Write a valid, reproducible input file to stdout, or a folder of tests.
     #[command(after_long_help = GEN_HELP)]
     Gen(GenArgs),
+    /// Run a solution over a folder of tests and give a verdict per test.
+    #[command(after_long_help = TEST_HELP)]
+    Test(TestArgs),
+    /// Hunt for an input where a solution and the reference disagree, and shrink it.
+    #[command(after_long_help = STRESS_HELP)]
+    Stress(StressArgs),
+}
+
+const TEST_HELP: &str = "\
+NAME.in pairs with NAME.ans or NAME.out; a test with neither is judged against
+the built-in solver. Verdicts: AC, WA (case, move, expected, found), RE (exit
+status and the first lines of stderr), TLE (killed at the limit), FAIL (the
+test itself has no answer). The last line is `N passed, M failed`.
+
+Example:
+  tictactoe test tests/ -c 'python3 sol.py' --time-limit 1 --jobs 2
+
+Exit status: 0 all passed, 1 some failed, 2 usage error, 66 the folder cannot
+be read.";
+
+const STRESS_HELP: &str = "\
+Generates inputs (the options of `gen`; iteration K uses ChaCha8 stream K of
+the seed), runs CMD and the reference on each, and stops at the first
+difference, crash or timeout. It then shrinks the input (fewest cases, then
+fewest moves, then smallest N), keeping every step an input the reference
+accepts, writes failing.in and failing.ans to --save-dir and prints a trace.
+
+Example:
+  tictactoe stress -c 'python3 sol.py' --after-win continue --play-past-win
+
+Exit status: 0 nothing found within the budget, 1 a failing input was found,
+2 usage error, 74 an I/O error.";
+
+/// Splits a command line into words the way a POSIX shell would.
+fn parse_command_line(line: &str) -> Result<CommandLine, String> {
+    let words = shell_words::split(line).map_err(|e| e.to_string())?;
+    if words.is_empty() {
+        return Err("the command is empty".into());
+    }
+    Ok(CommandLine(words))
+}
+
+/// Seconds, possibly fractional, as a duration.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, Args)]
+struct TestArgs {
+    /// The folder of tests: NAME.in with NAME.ans or NAME.out.
+    dir: PathBuf,
+    /// The solution's command line, split into words like a shell would
+    /// [default: the built-in solver].
+    #[arg(short = 'c', long = "command", value_name = "CMD", value_parser = parse_command_line)]
+    command: Option<CommandLine>,
+    /// Seconds a test may run before it is killed (TLE).
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// How many tests run at once; lines still come out in name order.
+    #[arg(short = 'j', long, value_name = "J", default_value_t = 1)]
+    jobs: usize,
+    /// The policy of the built-in solver, for tests without an answer file.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+}
+
+#[derive(Debug, Args)]
+struct StressArgs {
+    /// The solution's command line, split into words like a shell would.
+    #[arg(short = 'c', long = "command", value_name = "CMD", value_parser = parse_command_line)]
+    command: CommandLine,
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// The reference's policy for moves after a win.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+    /// The most inputs to try.
+    #[arg(long, value_name = "K", default_value_t = 1000)]
+    iterations: u64,
+    /// The most seconds to search.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time: Option<Duration>,
+    /// Seconds one run of the solution may take before it counts as a timeout.
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// Where failing.in and failing.ans are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    save_dir: PathBuf,
 }
 
 const GEN_HELP: &str = "\
@@ -181,6 +274,28 @@ impl Cli {
             None => Config::Solve(self.solve.into_config()),
             Some(Command::Solve(args)) => Config::Solve(args.into_config()),
             Some(Command::Gen(args)) => Config::Gen(args.into_config()),
+            Some(Command::Test(args)) => Config::Test(TestConfig {
+                dir: args.dir,
+                command: args.command.map(|line| line.0),
+                time_limit: args.time_limit,
+                jobs: args.jobs,
+                rules: Rules {
+                    after_win: args.after_win.into(),
+                    engine: EngineKind::Counter,
+                },
+            }),
+            Some(Command::Stress(args)) => Config::Stress(StressConfig {
+                spec: args.spec.into_spec(),
+                command: args.command.0,
+                rules: Rules {
+                    after_win: args.after_win.into(),
+                    engine: EngineKind::Counter,
+                },
+                iterations: args.iterations,
+                time: args.time,
+                time_limit: args.time_limit,
+                save_dir: args.save_dir,
+            }),
         }
     }
 }

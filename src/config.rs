@@ -5,6 +5,7 @@
 use crate::engine::Rules;
 use crate::generate::Spec;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where an input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +54,48 @@ pub enum Config {
     Solve(SolveConfig),
     /// Generate test data.
     Gen(GenConfig),
+    /// Run a solution over a folder of tests.
+    Test(TestConfig),
+    /// Hunt for an input on which a solution and the reference disagree.
+    Stress(StressConfig),
+}
+
+/// A solution's command line, already split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLine(pub Vec<String>);
+
+/// Settings for `test`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestConfig {
+    /// The folder of `NAME.in` files with `NAME.ans` or `NAME.out`.
+    pub dir: PathBuf,
+    /// The solution; `None` is the built-in solver.
+    pub command: Option<Vec<String>>,
+    /// How long a test may run.
+    pub time_limit: Duration,
+    /// How many tests run at once.
+    pub jobs: usize,
+    /// The rules for tests without an answer file (and for the built-in solver).
+    pub rules: Rules,
+}
+
+/// Settings for `stress`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StressConfig {
+    /// What the random inputs hold; iteration K uses ChaCha8 stream K of its seed.
+    pub spec: Spec,
+    /// The solution under test.
+    pub command: Vec<String>,
+    /// The reference's rules.
+    pub rules: Rules,
+    /// The most inputs to try.
+    pub iterations: u64,
+    /// The most time to search, if bounded.
+    pub time: Option<Duration>,
+    /// How long one run of the solution may take.
+    pub time_limit: Duration,
+    /// Where `failing.in` and `failing.ans` go.
+    pub save_dir: PathBuf,
 }
 
 /// Settings for `gen`.

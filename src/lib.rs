@@ -23,11 +23,13 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod compare;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod generate;
 pub mod input;
+pub mod judge;
 pub mod reader;
 pub mod render;
 pub mod writer;
@@ -50,5 +52,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
         Config::Gen(generator) => {
             cmd::generator::run(&generator, input::create(&OutputTarget::Stdout)?)
         }
+        Config::Test(test) => cmd::test::run(&test, input::create(&OutputTarget::Stdout)?),
+        Config::Stress(stress) => cmd::stress::run(&stress, input::create(&OutputTarget::Stdout)?),
     }
 }

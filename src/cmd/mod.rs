@@ -2,3 +2,5 @@
 
 pub mod generator;
 pub mod solve;
+pub mod stress;
+pub mod test;
