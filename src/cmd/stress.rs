@@ -12,7 +12,7 @@
 use crate::cmd::solve::run_stream;
 use crate::compare::{Mismatch, compare};
 use crate::config::StressConfig;
-use crate::engine::{AfterWin, BoardSize, Outcome, TicTacToe};
+use crate::engine::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
 use crate::error::{Error, InputName};
 use crate::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judge::{self, Verdict};
@@ -185,9 +185,25 @@ impl Trial<'_> {
     }
 
     /// `cases` if the solution still fails on them the way it failed before.
-    fn still_fails(&mut self, cases: &[Case], like: &Failure) -> Result<Option<Failure>, Error> {
-        if self.alternating && !cases.iter().all(alternates) {
-            return Ok(None);
+    ///
+    /// Candidates are first mended where that is cheap: when players must
+    /// alternate, a case where one moves twice is re-interleaved (see
+    /// [`interleaved`]); under the error policy, moves after a win are dropped.
+    fn still_fails(
+        &mut self,
+        cases: &mut [Case],
+        like: &Failure,
+    ) -> Result<Option<Failure>, Error> {
+        for case in cases.iter_mut() {
+            if self.alternating && !alternates(case) {
+                match interleaved(case) {
+                    Some(fixed) => *case = fixed,
+                    None => return Ok(None),
+                }
+            }
+            if self.config.rules.after_win == AfterWin::Error {
+                stop_at_the_win(case);
+            }
         }
         Ok(self
             .fails(cases)?
@@ -211,8 +227,8 @@ impl Trial<'_> {
                     order.insert(0, case - 1);
                 }
                 for i in order {
-                    let alone = vec![cases[i].clone()];
-                    if let Some(found) = self.still_fails(&alone, &failure)? {
+                    let mut alone = vec![cases[i].clone()];
+                    if let Some(found) = self.still_fails(&mut alone, &failure)? {
                         (cases, failure, changed) = (alone, found, true);
                         break;
                     }
@@ -222,7 +238,7 @@ impl Trial<'_> {
                     i -= 1;
                     let mut fewer = cases.clone();
                     fewer.remove(i);
-                    if let Some(found) = self.still_fails(&fewer, &failure)? {
+                    if let Some(found) = self.still_fails(&mut fewer, &failure)? {
                         (cases, failure, changed) = (fewer, found, true);
                     }
                 }
@@ -233,7 +249,7 @@ impl Trial<'_> {
             {
                 let mut shorter = cases.clone();
                 shorter[case - 1].moves.truncate(r#move);
-                if let Some(found) = self.still_fails(&shorter, &failure)? {
+                if let Some(found) = self.still_fails(&mut shorter, &failure)? {
                     (cases, failure, changed) = (shorter, found, true);
                 }
             }
@@ -245,7 +261,7 @@ impl Trial<'_> {
                         let mut fewer = cases.clone();
                         let end = (start + chunk).min(fewer[c].moves.len());
                         fewer[c].moves.drain(start..end);
-                        if let Some(found) = self.still_fails(&fewer, &failure)? {
+                        if let Some(found) = self.still_fails(&mut fewer, &failure)? {
                             (cases, failure, changed) = (fewer, found, true);
                         } else {
                             start += chunk;
@@ -289,12 +305,13 @@ impl Trial<'_> {
             .flat_map(|i| [(i, i), (i, n - 1 - i)])
             .map(|(row, col)| without_row_and_column(&cases[c], row, col))
             .collect();
+
         candidates.sort_by_key(|candidate| std::cmp::Reverse(candidate.moves.len()));
         candidates.dedup();
         for candidate in candidates {
             let mut smaller = cases.to_vec();
             smaller[c] = candidate;
-            if let Some(found) = self.still_fails(&smaller, failure)? {
+            if let Some(found) = self.still_fails(&mut smaller, failure)? {
                 return Ok(Some((smaller, found)));
             }
         }
@@ -319,6 +336,44 @@ fn without_row_and_column(case: &Case, row: u32, col: u32) -> Case {
         n: case.n - 1,
         moves,
     }
+}
+
+/// Drops the moves after the case's first win, which the error policy refuses.
+fn stop_at_the_win(case: &mut Case) {
+    let size = BoardSize::new(i64::from(case.n)).unwrap_or(BoardSize::MIN);
+    let mut game = TicTacToe::with_rules(size, Rules::default());
+    let won = case.moves.iter().position(|m| {
+        let played = game.play(i64::from(m.row), i64::from(m.col), i64::from(m.player));
+        matches!(played, Ok(Outcome::Win(_)))
+    });
+    if let Some(win) = won {
+        case.moves.truncate(win + 1);
+    }
+}
+
+/// The case with each player's moves kept in their order but merged
+/// alternately, the last move staying last where the counts allow; `None`
+/// when one player has two moves more than the other.
+fn interleaved(case: &Case) -> Option<Case> {
+    let (ones, twos): (Vec<Move>, Vec<Move>) = case.moves.iter().partition(|m| m.player == 1);
+    let last = case.moves.last()?.player;
+    let first = match ones.len().cmp(&twos.len()) {
+        std::cmp::Ordering::Equal => 3 - last,
+        std::cmp::Ordering::Greater if ones.len() == twos.len() + 1 => 1,
+        std::cmp::Ordering::Less if twos.len() == ones.len() + 1 => 2,
+        _ => return None,
+    };
+    let (leading, mut following) = if first == 1 {
+        (ones.into_iter(), twos.into_iter())
+    } else {
+        (twos.into_iter(), ones.into_iter())
+    };
+    let mut moves = Vec::with_capacity(case.moves.len());
+    for m in leading {
+        moves.push(m);
+        moves.extend(following.next());
+    }
+    Some(Case { n: case.n, moves })
 }
 
 /// Whether no player moves twice in a row.
