@@ -129,9 +129,9 @@ struct StressArgs {
     /// The reference's policy for moves after a win.
     #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
     after_win: AfterWinArg,
-    /// The most inputs to try.
-    #[arg(long, value_name = "K", default_value_t = 1000)]
-    iterations: u64,
+    /// The most inputs to try [default: 1000, or no bound when --time is given].
+    #[arg(long, value_name = "K")]
+    iterations: Option<u64>,
     /// The most seconds to search.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     time: Option<Duration>,
@@ -291,7 +291,10 @@ impl Cli {
                     after_win: args.after_win.into(),
                     engine: EngineKind::Counter,
                 },
-                iterations: args.iterations,
+                iterations: args.iterations.unwrap_or(match args.time {
+                    Some(_) => u64::MAX,
+                    None => 1000,
+                }),
                 time: args.time,
                 time_limit: args.time_limit,
                 save_dir: args.save_dir,

@@ -88,7 +88,7 @@ pub struct StressConfig {
     pub command: Vec<String>,
     /// The reference's rules.
     pub rules: Rules,
-    /// The most inputs to try.
+    /// The most inputs to try; `u64::MAX` leaves the bound to `time`.
     pub iterations: u64,
     /// The most time to search, if bounded.
     pub time: Option<Duration>,

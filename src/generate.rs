@@ -583,45 +583,63 @@ impl WinLine {
     }
 }
 
-/// Writes files of cases in the solver's input format, through a buffer.
+/// Completed text is written out once this much has gathered.
+const BLOCK: usize = 128 * 1024;
+
+/// Writes files of cases in the solver's input format, in large blocks.
 pub struct CaseWriter<W: Write> {
-    out: io::BufWriter<W>,
+    out: W,
+    buf: Vec<u8>,
     numbers: itoa::Buffer,
 }
 
 impl<W: Write> CaseWriter<W> {
-    /// A writer onto `out`, buffered in large blocks.
+    /// A writer onto `out`, which it does not buffer further.
     pub fn new(out: W) -> CaseWriter<W> {
         CaseWriter {
-            out: io::BufWriter::with_capacity(128 * 1024, out),
+            out,
+            buf: Vec::with_capacity(BLOCK + 64),
             numbers: itoa::Buffer::new(),
         }
     }
 
-    fn number(&mut self, value: u64, end: u8) -> io::Result<()> {
-        self.out.write_all(self.numbers.format(value).as_bytes())?;
-        self.out.write_all(&[end])
+    fn number(&mut self, value: u64, end: u8) {
+        self.buf
+            .extend_from_slice(self.numbers.format(value).as_bytes());
+        self.buf.push(end);
     }
 
-    /// Writes T.
-    pub fn header(&mut self, cases: u64) -> io::Result<()> {
-        self.number(cases, b'\n')
-    }
-
-    /// Writes a case: N, Q, then a line per move.
-    pub fn case(&mut self, n: u32, moves: &[Move]) -> io::Result<()> {
-        self.number(u64::from(n), b'\n')?;
-        self.number(moves.len() as u64, b'\n')?;
-        for m in moves {
-            self.number(u64::from(m.row), b' ')?;
-            self.number(u64::from(m.col), b' ')?;
-            self.out.write_all(&[b'0' + m.player, b'\n'])?;
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= BLOCK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
         }
         Ok(())
     }
 
-    /// Flushes what is buffered.
+    /// Writes T.
+    pub fn header(&mut self, cases: u64) -> io::Result<()> {
+        self.number(cases, b'\n');
+        self.spill()
+    }
+
+    /// Writes a case: N, Q, then a line per move.
+    pub fn case(&mut self, n: u32, moves: &[Move]) -> io::Result<()> {
+        self.number(u64::from(n), b'\n');
+        self.number(moves.len() as u64, b'\n');
+        for m in moves {
+            self.number(u64::from(m.row), b' ');
+            self.number(u64::from(m.col), b' ');
+            self.buf.extend_from_slice(&[b'0' + m.player, b'\n']);
+            self.spill()?;
+        }
+        self.spill()
+    }
+
+    /// Writes out what is gathered.
     pub fn finish(mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
         self.out.flush()
     }
 }

@@ -198,15 +198,17 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
     }
 }
 
-/// A progress bar on standard error, drawn only when that is a terminal.
-pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]")
-    {
+/// A progress bar on standard error, drawn only when that is a terminal;
+/// without a length, a counter.
+pub fn progress_bar(len: Option<u64>, what: &str) -> indicatif::ProgressBar {
+    let bar =
+        indicatif::ProgressBar::with_draw_target(len, indicatif::ProgressDrawTarget::stderr());
+    let template = if len.is_some() {
+        "{bar:40} {pos}/{len} {msg} [{elapsed}]"
+    } else {
+        "{spinner} {pos} {msg} [{elapsed}]"
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar.set_message(what.to_owned());

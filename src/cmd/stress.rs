@@ -49,7 +49,8 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     };
     let seed = config.spec.seed();
     let started = Instant::now();
-    let bar = judge::progress_bar(config.iterations, "inputs");
+    let bounded = config.iterations != u64::MAX;
+    let bar = judge::progress_bar(bounded.then_some(config.iterations), "inputs");
     let mut found = None;
     let mut tried = 0;
     for iteration in 0..config.iterations {
@@ -71,14 +72,13 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         }
     }
     bar.finish_and_clear();
-    let write_error = Error::Write;
     let Some((iteration, cases, failure)) = found else {
         writeln!(
             out,
             "no difference in {tried} inputs (seed {seed}, {:.1}s)",
             started.elapsed().as_secs_f64()
         )
-        .map_err(write_error)?;
+        .map_err(Error::Write)?;
         out.flush().map_err(Error::Write)?;
         return Ok(0);
     };
@@ -88,6 +88,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         iteration + 1,
         failure.verdict
     )
+    .and_then(|()| out.flush())
     .map_err(Error::Write)?;
     let runs_before = trial.runs;
     let (cases, failure) = trial.shrink(cases, failure)?;
@@ -464,6 +465,7 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
             Ok(Outcome::Win(_)) => game.full_line_through(m.row, m.col),
             _ => None,
         };
+        let completes = highlight.map_or_else(String::new, |line| format!(" ({line})"));
         let mark = if m.player == 1 { 'X' } else { 'O' };
         let want = expected.get(number).map_or("-", String::as_str);
         let got = found.get(number).map_or("-", String::as_str);
@@ -473,7 +475,7 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
             ""
         };
         text.push_str(&format!(
-            "move {}: player {} ({mark}) at ({}, {}) -> expected {want}, found {got}{flag}\n",
+            "move {}: player {} ({mark}) at ({}, {}) -> expected {want}{completes}, found {got}{flag}\n",
             number + 1,
             m.player,
             m.row,
@@ -483,4 +485,62 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
         text.push_str(&render::draw(&game, &view, highlight, false));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(n: u32, moves: &[(u32, u32, u8)]) -> Case {
+        Case {
+            n,
+            moves: moves
+                .iter()
+                .map(|&(row, col, player)| Move { row, col, player })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn dropping_a_row_and_its_mirror_column_keeps_the_anti_diagonal() {
+        let game = case(3, &[(0, 2, 1), (0, 0, 2), (1, 1, 1), (2, 1, 2), (2, 0, 1)]);
+        let smaller = without_row_and_column(&game, 1, 1);
+        assert_eq!(smaller, case(2, &[(0, 1, 1), (0, 0, 2), (1, 0, 1)]));
+    }
+
+    #[test]
+    fn interleaving_keeps_each_players_order_and_the_last_move_last() {
+        let broken = case(3, &[(0, 0, 1), (0, 1, 1), (1, 1, 2), (2, 2, 1), (2, 0, 2)]);
+        assert_eq!(
+            interleaved(&broken),
+            Some(case(
+                3,
+                &[(0, 0, 1), (1, 1, 2), (0, 1, 1), (2, 0, 2), (2, 2, 1)]
+            ))
+        );
+        let lopsided = case(3, &[(0, 0, 1), (0, 1, 1), (0, 2, 1)]);
+        assert_eq!(interleaved(&lopsided), None);
+    }
+
+    #[test]
+    fn the_error_policy_never_sees_a_move_after_the_win() {
+        let mut past = case(2, &[(0, 0, 1), (1, 1, 2), (0, 1, 1), (1, 0, 2)]);
+        stop_at_the_win(&mut past);
+        assert_eq!(past, case(2, &[(0, 0, 1), (1, 1, 2), (0, 1, 1)]));
+    }
+
+    #[test]
+    fn the_search_starts_small_and_grows_to_the_full_range() {
+        let spec = Spec {
+            cases: 10,
+            min_n: 3,
+            max_n: 100,
+            ..Spec::default()
+        };
+        let first = grown(&spec, 0);
+        assert_eq!((first.cases, first.max_n), (1, 3));
+        assert_eq!(first.seed, Some(spec.seed()));
+        let later = grown(&spec, 1000);
+        assert_eq!((later.cases, later.max_n), (10, 100));
+    }
 }

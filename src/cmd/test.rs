@@ -37,7 +37,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
             .map_err(|e| Error::Usage(format!("cannot find the built-in solver: {e}")))?,
     };
     let mut out = std::io::BufWriter::new(output);
-    let bar = judge::progress_bar(tests.len() as u64, "tests");
+    let bar = judge::progress_bar(Some(tests.len() as u64), "tests");
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let jobs = config.jobs.clamp(1, tests.len());
