@@ -214,7 +214,12 @@ struct GenArgs {
     spec: SpecArgs,
     /// Write every legal game of an N x N board (N <= 3), player 1 first,
     /// one case per game, each stopping at a win or a full board.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=3),
+        conflicts_with_all = ["seed", "outcome", "play_past_win", "count", "out_dir"],
+    )]
     all_games: Option<u32>,
     /// Write K tests to --out-dir instead of one file to standard output.
     #[arg(long, value_name = "K", requires = "out_dir")]

@@ -237,7 +237,15 @@ impl Spec {
     /// at least the minimum.
     fn feasible_sizes(&self, outcome: OutcomeMix) -> Option<(u32, u32)> {
         let allows = |n| self.allows(n, outcome);
-        let (lo, hi) = (self.min_n, self.max_n);
+        // Boards below 3 x 3 cannot be drawn: start the search past them.
+        let lo = match outcome {
+            OutcomeMix::Draw => self.min_n.max(3),
+            _ => self.min_n,
+        };
+        let hi = self.max_n;
+        if lo > hi {
+            return None;
+        }
         let first = match outcome {
             // Open games need room: the smallest sizes are the ones that fail.
             OutcomeMix::Open => first_true(lo, hi, allows)?,
@@ -820,6 +828,13 @@ mod tests {
             ..Spec::default()
         };
         assert!(no_draw.check().is_err());
+        let relaxed_draw = Spec {
+            limits: Limits::Relaxed,
+            min_n: 1,
+            outcome: OutcomeMix::Draw,
+            ..Spec::default()
+        };
+        assert_eq!(relaxed_draw.feasible_sizes(OutcomeMix::Draw), Some((3, 10)));
         let relaxed_huge = Spec {
             limits: Limits::Relaxed,
             min_n: 1_000_000_000,

@@ -2,6 +2,7 @@
 
 use crate::cmd::solve::run_stream;
 use crate::config::GenConfig;
+use crate::engine::AfterWin;
 use crate::error::{Error, InputName};
 use crate::generate::{Spec, write_all_games, write_file};
 use std::fs::{self, File};
@@ -19,6 +20,16 @@ pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
         .spec
         .check()
         .map_err(|bad| Error::Usage(bad.to_string()))?;
+    if config.out_dir.is_some()
+        && config.spec.play_past_win
+        && config.answer_rules.after_win == AfterWin::Error
+    {
+        return Err(Error::Usage(
+            "--play-past-win makes inputs the solver rejects under --after-win error; \
+             choose --after-win continue or leetcode for the .ans files"
+                .into(),
+        ));
+    }
     match &config.out_dir {
         None => write_file(&config.spec, 0, output).map_err(Error::Write)?,
         Some(dir) => write_folder(config, dir)?,
