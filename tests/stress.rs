@@ -126,7 +126,16 @@ fn stress_reports_a_crash_as_runtime_error() {
 fn stress_finds_nothing_in_the_built_in_solver_within_its_budget() {
     let solver = assert_cmd::cargo::cargo_bin("tictactoe");
     tictactoe()
-        .args(["stress", "--iterations", "25", "--seed", "3", "-c"])
+        .args([
+            "stress",
+            "--iterations",
+            "25",
+            "--seed",
+            "3",
+            "--time-limit",
+            "20",
+            "-c",
+        ])
         .arg(shell_words_quote(&solver))
         .assert()
         .success()

@@ -8,6 +8,9 @@ use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
 
+/// A time limit no loaded machine reaches, for the tests that are not about time.
+const GENEROUS: [&str; 2] = ["--time-limit", "20"];
+
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -82,6 +85,7 @@ fn a_crashing_solution_gets_runtime_error_with_its_status_and_stderr() {
     let dir = folder_of_tests();
     test_folder(dir.path())
         .args(["-c", "python3 fixtures/solutions/crash.py"])
+        .args(GENEROUS)
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
@@ -137,6 +141,7 @@ fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() 
     fs::rename(dir.path().join("01.ans"), dir.path().join("01.out")).expect("rename");
     fs::write(dir.path().join("02.ans"), "0\n").expect("write a wrong answer");
     test_folder(dir.path())
+        .args(GENEROUS)
         .assert()
         .code(1)
         .stdout(predicate::str::contains("01 AC"))
