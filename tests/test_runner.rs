@@ -8,9 +8,6 @@ use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
 
-/// A time limit no loaded machine reaches, for the tests that are not about time.
-const GENEROUS: [&str; 2] = ["--time-limit", "20"];
-
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -42,9 +39,15 @@ fn folder_of_tests() -> TempDir {
     dir
 }
 
+/// `test DIR` with a time limit no loaded machine reaches, for the tests
+/// that are not about time.
 fn test_folder(dir: &Path) -> Command {
+    test_folder_within(dir, "20")
+}
+
+fn test_folder_within(dir: &Path, seconds: &str) -> Command {
     let mut command = tictactoe();
-    command.arg("test").arg(dir);
+    command.arg("test").arg(dir).args(["--time-limit", seconds]);
     command
 }
 
@@ -85,7 +88,6 @@ fn a_crashing_solution_gets_runtime_error_with_its_status_and_stderr() {
     let dir = folder_of_tests();
     test_folder(dir.path())
         .args(["-c", "python3 fixtures/solutions/crash.py"])
-        .args(GENEROUS)
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
@@ -101,15 +103,8 @@ fn a_crashing_solution_gets_runtime_error_with_its_status_and_stderr() {
 fn a_sleeping_solution_is_killed_at_the_time_limit() {
     let dir = folder_of_tests();
     let started = std::time::Instant::now();
-    test_folder(dir.path())
-        .args([
-            "-c",
-            "python3 fixtures/solutions/sleep.py",
-            "--time-limit",
-            "0.5",
-            "-j",
-            "2",
-        ])
+    test_folder_within(dir.path(), "0.5")
+        .args(["-c", "python3 fixtures/solutions/sleep.py", "-j", "2"])
         .assert()
         .code(1)
         .stdout(predicate::str::is_match(r"01 TLE \d+\.\d\ds\n").expect("regex"))
@@ -124,8 +119,8 @@ fn a_sleeping_solution_is_killed_at_the_time_limit() {
 fn a_shell_script_is_killed_with_everything_it_started() {
     let dir = folder_of_tests();
     let started = std::time::Instant::now();
-    test_folder(dir.path())
-        .args(["-c", "sh -c 'sleep 5; echo late'", "--time-limit", "0.3"])
+    test_folder_within(dir.path(), "0.3")
+        .args(["-c", "sh -c 'sleep 5; echo late'"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("04 TLE"));
@@ -141,7 +136,6 @@ fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() 
     fs::rename(dir.path().join("01.ans"), dir.path().join("01.out")).expect("rename");
     fs::write(dir.path().join("02.ans"), "0\n").expect("write a wrong answer");
     test_folder(dir.path())
-        .args(GENEROUS)
         .assert()
         .code(1)
         .stdout(predicate::str::contains("01 AC"))
