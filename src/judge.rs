@@ -120,7 +120,9 @@ pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run>
         }
     };
     let elapsed = start.elapsed();
-    // Also ends what a finished script left running, which would hold the pipes open.
+    // Also ends what a finished script left running, which would hold the
+    // pipes open. The group keeps the child's pid while any member lives, and
+    // pids are handed out in sequence, so the signal cannot reach a stranger.
     kill_group(&mut child);
     Ok(Run {
         status,
