@@ -3,8 +3,10 @@
 //! Nothing past [`crate::cli`] sees clap: the commands take these structs.
 
 use crate::engine::Rules;
+use crate::generate::Spec;
 use crate::validate::Limits;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where an input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,4 +120,63 @@ pub enum Config {
     Validate(ValidateConfig),
     /// Check an output.
     Check(CheckConfig),
+    /// Generate test data.
+    Gen(GenConfig),
+    /// Run a solution over a folder of tests.
+    Test(TestConfig),
+    /// Hunt for an input on which a solution and the reference disagree.
+    Stress(StressConfig),
+}
+
+/// A solution's command line, already split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLine(pub Vec<String>);
+
+/// Settings for `test`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestConfig {
+    /// The folder of `NAME.in` files with `NAME.ans` or `NAME.out`.
+    pub dir: PathBuf,
+    /// The solution; `None` is the built-in solver.
+    pub command: Option<Vec<String>>,
+    /// How long a test may run.
+    pub time_limit: Duration,
+    /// How many tests run at once.
+    pub jobs: usize,
+    /// The rules for tests without an answer file (and for the built-in solver).
+    pub rules: Rules,
+}
+
+/// Settings for `stress`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StressConfig {
+    /// What the random inputs hold; iteration K uses ChaCha8 stream K of its seed.
+    pub spec: Spec,
+    /// The solution under test.
+    pub command: Vec<String>,
+    /// The reference's rules.
+    pub rules: Rules,
+    /// The most inputs to try; `u64::MAX` leaves the bound to `time`.
+    pub iterations: u64,
+    /// The most time to search, if bounded.
+    pub time: Option<Duration>,
+    /// How long one run of the solution may take.
+    pub time_limit: Duration,
+    /// Where `failing.in` and `failing.ans` go.
+    pub save_dir: PathBuf,
+}
+
+/// Settings for `gen`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// What the random files hold.
+    pub spec: Spec,
+    /// Write every game of this board size instead of random ones.
+    pub all_games: Option<u32>,
+    /// Write a folder of tests here instead of one file to the output.
+    pub out_dir: Option<PathBuf>,
+    /// How many tests the folder gets.
+    pub count: u64,
+    /// The rules the folder's `.ans` files are computed with.
+    pub answer_rules: Rules,
 }

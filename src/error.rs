@@ -191,6 +191,9 @@ pub enum Error {
     /// Writing the output failed (a closed pipe included).
     #[error("cannot write the output: {0}")]
     Write(#[source] io::Error),
+    /// Settings that parse but cannot work together, found after parsing.
+    #[error("{0}")]
+    Usage(String),
 }
 
 /// Names a file in a data error; standard input goes unnamed.

@@ -24,16 +24,19 @@
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod compare;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod generate;
 pub mod input;
+pub mod judge;
 pub mod reader;
 pub mod render;
 pub mod validate;
 pub mod writer;
 
-use config::Config;
+use config::{Config, OutputTarget};
 use error::Error;
 
 /// Runs a command to completion.
@@ -58,5 +61,10 @@ pub fn run(config: Config) -> Result<u8, Error> {
             input::create(&config::OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
+        Config::Gen(generator) => {
+            cmd::generator::run(&generator, input::create(&OutputTarget::Stdout)?)
+        }
+        Config::Test(test) => cmd::test::run(&test, input::create(&OutputTarget::Stdout)?),
+        Config::Stress(stress) => cmd::stress::run(&stress, input::create(&OutputTarget::Stdout)?),
     }
 }

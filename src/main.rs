@@ -10,6 +10,8 @@ use tictactoe::error::Error;
 const DATA_ERROR: u8 = 65;
 const NO_INPUT: u8 = 66;
 const IO_ERROR: u8 = 74;
+/// The argument parser's status for a usage error.
+const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let config = Cli::parse().into_config();
@@ -22,6 +24,7 @@ fn main() -> ExitCode {
                 Error::Data { .. } => DATA_ERROR,
                 Error::Open { .. } => NO_INPUT,
                 Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_) => IO_ERROR,
+                Error::Usage(_) => USAGE,
             };
             // Nowhere is left to report a failure to write to standard error.
             let _ = writeln!(io::stderr(), "error: {error}");

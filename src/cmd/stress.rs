@@ -1,0 +1,546 @@
+//! `stress`: hunts for an input where a solution and the reference disagree, then shrinks it.
+//!
+//! Inputs come from the generator, iteration K from ChaCha8 stream K of the
+//! seed, so a run can be repeated exactly. Like QuickCheck, the search starts
+//! with one case on the smallest board and grows towards the options' full
+//! range. A failure is then cut down greedily: fewest cases, then fewest
+//! moves, then smallest N. Every candidate must be accepted by the reference
+//! under the chosen policy, must keep players alternating if the failing
+//! input did (a solution may rightly rely on it), and must fail the same way
+//! (WA stays WA, RE stays RE, TLE stays TLE).
+
+use crate::cmd::solve::run_stream;
+use crate::compare::{Mismatch, compare};
+use crate::config::StressConfig;
+use crate::engine::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
+use crate::error::{Error, InputName};
+use crate::generate::{Case, CaseWriter, Generator, Move, Spec};
+use crate::judge::{self, Verdict};
+use crate::render::{self, View};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Searches, shrinks and reports. The status is 1 when a failing input was
+/// found, 0 when the budget ran out first.
+pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
+    config
+        .spec
+        .check()
+        .map_err(|bad| Error::Usage(bad.to_string()))?;
+    if config.spec.play_past_win && config.rules.after_win == AfterWin::Error {
+        return Err(Error::Usage(
+            "--play-past-win makes inputs the reference rejects under --after-win error; \
+             choose --after-win continue or leetcode"
+                .into(),
+        ));
+    }
+    let scratch = tempfile::tempdir().map_err(|source| Error::CreateOutput {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let mut out = std::io::BufWriter::new(output);
+    let mut trial = Trial {
+        config,
+        input: scratch.path().join("input.in"),
+        runs: 0,
+        alternating: true,
+    };
+    let seed = config.spec.seed();
+    let started = Instant::now();
+    let bounded = config.iterations != u64::MAX;
+    let bar = judge::progress_bar(bounded.then_some(config.iterations), "inputs");
+    let mut found = None;
+    let mut tried = 0;
+    for iteration in 0..config.iterations {
+        if config
+            .time
+            .is_some_and(|budget| started.elapsed() >= budget)
+        {
+            break;
+        }
+        tried += 1;
+        bar.inc(1);
+        let spec = grown(&config.spec, iteration);
+        let mut generator = Generator::new(&spec, iteration);
+        let cases: Vec<Case> = (0..spec.cases).map(|_| generator.next_case()).collect();
+        if let Some(failure) = trial.fails(&cases)? {
+            trial.alternating = cases.iter().all(alternates);
+            found = Some((iteration, cases, failure));
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let Some((iteration, cases, failure)) = found else {
+        writeln!(
+            out,
+            "no difference in {tried} inputs (seed {seed}, {:.1}s)",
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(Error::Write)?;
+        out.flush().map_err(Error::Write)?;
+        return Ok(0);
+    };
+    writeln!(
+        out,
+        "input {} (seed {seed}, stream {iteration}): {}",
+        iteration + 1,
+        failure.verdict
+    )
+    .and_then(|()| out.flush())
+    .map_err(Error::Write)?;
+    let runs_before = trial.runs;
+    let (cases, failure) = trial.shrink(cases, failure)?;
+    let moves: usize = cases.iter().map(|case| case.moves.len()).sum();
+    let sizes: Vec<String> = cases.iter().map(|case| case.n.to_string()).collect();
+    writeln!(
+        out,
+        "shrunk in {} runs to {} case{}, {moves} move{}, N = {}",
+        trial.runs - runs_before,
+        cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
+        if moves == 1 { "" } else { "s" },
+        sizes.join(", ")
+    )
+    .map_err(Error::Write)?;
+    let (input_path, answer_path) = save(&config.save_dir, &cases, &failure.expected)?;
+    writeln!(
+        out,
+        "wrote {} and {}\n\n{}",
+        input_path.display(),
+        answer_path.display(),
+        failure.verdict
+    )
+    .map_err(Error::Write)?;
+    write!(out, "{}", trace(config, &cases, &failure)).map_err(Error::Write)?;
+    out.flush().map_err(Error::Write)?;
+    Ok(1)
+}
+
+/// How a solution failed on an input.
+struct Failure {
+    verdict: Verdict,
+    /// The reference's answer.
+    expected: Vec<u8>,
+    /// The solution's output.
+    found: Vec<u8>,
+    /// The first differing result, for a wrong answer.
+    mismatch: Option<Mismatch>,
+}
+
+/// Runs the solution on candidate inputs.
+struct Trial<'a> {
+    config: &'a StressConfig,
+    /// The scratch file the solution reads.
+    input: PathBuf,
+    /// How many times the solution has run.
+    runs: u64,
+    /// Candidates must keep players alternating, as the failing input did.
+    alternating: bool,
+}
+
+impl Trial<'_> {
+    /// How the solution fails on `cases`, or `None` when it passes or the
+    /// reference rejects the input.
+    fn fails(&mut self, cases: &[Case]) -> Result<Option<Failure>, Error> {
+        let bytes = render(cases);
+        let mut expected = Vec::new();
+        if run_stream(
+            &bytes[..],
+            InputName::Stdin,
+            self.config.rules,
+            &mut expected,
+        )
+        .is_err()
+        {
+            return Ok(None);
+        }
+        fs::write(&self.input, &bytes).map_err(|source| Error::CreateOutput {
+            path: self.input.clone(),
+            source,
+        })?;
+        self.runs += 1;
+        let (verdict, found) =
+            match judge::run(&self.config.command, &self.input, self.config.time_limit) {
+                Ok(run) => (judge::verdict_of(&run, &expected), run.stdout),
+                Err(error) => {
+                    let status = format!(
+                        "cannot run {}: {error}",
+                        shell_words::join(&self.config.command)
+                    );
+                    let stderr = String::new();
+                    (Verdict::RuntimeError { status, stderr }, Vec::new())
+                }
+            };
+        if verdict == Verdict::Accepted {
+            return Ok(None);
+        }
+        let mismatch = compare(&expected, &found).err();
+        Ok(Some(Failure {
+            verdict,
+            expected,
+            found,
+            mismatch,
+        }))
+    }
+
+    /// `cases` if the solution still fails on them the way it failed before.
+    ///
+    /// Candidates are first mended where that is cheap: when players must
+    /// alternate, a case where one moves twice is re-interleaved (see
+    /// [`interleaved`]); under the error policy, moves after a win are dropped.
+    fn still_fails(
+        &mut self,
+        cases: &mut [Case],
+        like: &Failure,
+    ) -> Result<Option<Failure>, Error> {
+        for case in cases.iter_mut() {
+            if self.alternating && !alternates(case) {
+                match interleaved(case) {
+                    Some(fixed) => *case = fixed,
+                    None => return Ok(None),
+                }
+            }
+            if self.config.rules.after_win == AfterWin::Error {
+                stop_at_the_win(case);
+            }
+        }
+        Ok(self
+            .fails(cases)?
+            .filter(|failure| failure.verdict.same_kind(&like.verdict)))
+    }
+
+    /// Cuts a failing input down, greedily, to a fixed point.
+    fn shrink(
+        &mut self,
+        mut cases: Vec<Case>,
+        mut failure: Failure,
+    ) -> Result<(Vec<Case>, Failure), Error> {
+        loop {
+            let mut changed = false;
+            // Fewest cases: the failing case alone first, then any single case,
+            // then dropping cases one at a time.
+            if cases.len() > 1 {
+                let mut order: Vec<usize> = (0..cases.len()).collect();
+                if let Some(Mismatch::Result { case, .. }) = failure.mismatch {
+                    order.retain(|&i| i != case - 1);
+                    order.insert(0, case - 1);
+                }
+                for i in order {
+                    let mut alone = vec![cases[i].clone()];
+                    if let Some(found) = self.still_fails(&mut alone, &failure)? {
+                        (cases, failure, changed) = (alone, found, true);
+                        break;
+                    }
+                }
+                let mut i = cases.len();
+                while i > 0 && cases.len() > 1 {
+                    i -= 1;
+                    let mut fewer = cases.clone();
+                    fewer.remove(i);
+                    if let Some(found) = self.still_fails(&mut fewer, &failure)? {
+                        (cases, failure, changed) = (fewer, found, true);
+                    }
+                }
+            }
+            // Fewest moves: a wrong answer needs nothing after its first wrong result.
+            if let Some(Mismatch::Result { case, r#move, .. }) = failure.mismatch
+                && cases[case - 1].moves.len() > r#move
+            {
+                let mut shorter = cases.clone();
+                shorter[case - 1].moves.truncate(r#move);
+                if let Some(found) = self.still_fails(&mut shorter, &failure)? {
+                    (cases, failure, changed) = (shorter, found, true);
+                }
+            }
+            for c in 0..cases.len() {
+                let mut chunk = (cases[c].moves.len() / 2).max(1);
+                loop {
+                    let mut start = 0;
+                    while start < cases[c].moves.len() {
+                        let mut fewer = cases.clone();
+                        let end = (start + chunk).min(fewer[c].moves.len());
+                        fewer[c].moves.drain(start..end);
+                        if let Some(found) = self.still_fails(&mut fewer, &failure)? {
+                            (cases, failure, changed) = (fewer, found, true);
+                        } else {
+                            start += chunk;
+                        }
+                    }
+                    if chunk == 1 {
+                        break;
+                    }
+                    chunk /= 2;
+                }
+            }
+            // Smallest N: drop a row and a column, chosen so that rows, columns
+            // and one diagonal keep their cells, with the moves in them.
+            for c in 0..cases.len() {
+                if let Some((smaller, found)) = self.smaller_board(&cases, c, &failure)? {
+                    (cases, failure, changed) = (smaller, found, true);
+                }
+            }
+            if !changed {
+                return Ok((cases, failure));
+            }
+        }
+    }
+}
+
+impl Trial<'_> {
+    /// Case `c` on a board one smaller, if some way of shrinking it still
+    /// fails: removing row i with column i keeps the main diagonal, with
+    /// column N - 1 - i the anti-diagonal. Ways that lose fewer moves go first.
+    fn smaller_board(
+        &mut self,
+        cases: &[Case],
+        c: usize,
+        failure: &Failure,
+    ) -> Result<Option<(Vec<Case>, Failure)>, Error> {
+        let n = cases[c].n;
+        if n <= 1 {
+            return Ok(None);
+        }
+        let mut candidates: Vec<Case> = (0..n)
+            .flat_map(|i| [(i, i), (i, n - 1 - i)])
+            .map(|(row, col)| without_row_and_column(&cases[c], row, col))
+            .collect();
+
+        candidates.sort_by_key(|candidate| std::cmp::Reverse(candidate.moves.len()));
+        candidates.dedup();
+        for candidate in candidates {
+            let mut smaller = cases.to_vec();
+            smaller[c] = candidate;
+            if let Some(found) = self.still_fails(&mut smaller, failure)? {
+                return Ok(Some((smaller, found)));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The case on a board without `row` and `col`: moves there are dropped,
+/// moves past them shift in by one.
+fn without_row_and_column(case: &Case, row: u32, col: u32) -> Case {
+    let moves = case
+        .moves
+        .iter()
+        .filter(|m| m.row != row && m.col != col)
+        .map(|m| Move {
+            row: m.row - u32::from(m.row > row),
+            col: m.col - u32::from(m.col > col),
+            player: m.player,
+        })
+        .collect();
+    Case {
+        n: case.n - 1,
+        moves,
+    }
+}
+
+/// Drops the moves after the case's first win, which the error policy refuses.
+fn stop_at_the_win(case: &mut Case) {
+    let size = BoardSize::new(i64::from(case.n)).unwrap_or(BoardSize::MIN);
+    let mut game = TicTacToe::with_rules(size, Rules::default());
+    let won = case.moves.iter().position(|m| {
+        let played = game.play(i64::from(m.row), i64::from(m.col), i64::from(m.player));
+        matches!(played, Ok(Outcome::Win(_)))
+    });
+    if let Some(win) = won {
+        case.moves.truncate(win + 1);
+    }
+}
+
+/// The case with each player's moves kept in their order but merged
+/// alternately, the last move staying last where the counts allow; `None`
+/// when one player has two moves more than the other.
+fn interleaved(case: &Case) -> Option<Case> {
+    let (ones, twos): (Vec<Move>, Vec<Move>) = case.moves.iter().partition(|m| m.player == 1);
+    let last = case.moves.last()?.player;
+    let first = match ones.len().cmp(&twos.len()) {
+        std::cmp::Ordering::Equal => 3 - last,
+        std::cmp::Ordering::Greater if ones.len() == twos.len() + 1 => 1,
+        std::cmp::Ordering::Less if twos.len() == ones.len() + 1 => 2,
+        _ => return None,
+    };
+    let (leading, mut following) = if first == 1 {
+        (ones.into_iter(), twos.into_iter())
+    } else {
+        (twos.into_iter(), ones.into_iter())
+    };
+    let mut moves = Vec::with_capacity(case.moves.len());
+    for m in leading {
+        moves.push(m);
+        moves.extend(following.next());
+    }
+    Some(Case { n: case.n, moves })
+}
+
+/// Whether no player moves twice in a row.
+fn alternates(case: &Case) -> bool {
+    case.moves
+        .windows(2)
+        .all(|pair| pair[0].player != pair[1].player)
+}
+
+/// The spec for search iteration `k`: small boards and few cases first,
+/// growing to the full range, so that failures are found small. The seed
+/// stays the one the options name.
+fn grown(spec: &Spec, k: u64) -> Spec {
+    let span = (1u64 << (k / 4).min(40)) - 1;
+    let max_n = u64::from(spec.min_n) + span;
+    let grown = Spec {
+        seed: Some(spec.seed()),
+        cases: spec.cases.min(1 + k / 4),
+        max_n: max_n.min(u64::from(spec.max_n)) as u32,
+        ..spec.clone()
+    };
+    if grown.check().is_ok() {
+        grown
+    } else {
+        Spec {
+            seed: Some(spec.seed()),
+            ..spec.clone()
+        }
+    }
+}
+
+/// The cases as an input file.
+fn render(cases: &[Case]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut writer = CaseWriter::new(&mut bytes);
+    // Writing to memory cannot fail.
+    let _ = writer.header(cases.len() as u64);
+    for case in cases {
+        let _ = writer.case(case.n, &case.moves);
+    }
+    let _ = writer.finish();
+    bytes
+}
+
+/// Writes `failing.in` and `failing.ans` to `dir`.
+fn save(dir: &Path, cases: &[Case], answer: &[u8]) -> Result<(PathBuf, PathBuf), Error> {
+    let create = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::CreateOutput { path, source }
+    };
+    fs::create_dir_all(dir).map_err(create(dir))?;
+    let input = dir.join("failing.in");
+    let answer_path = dir.join("failing.ans");
+    fs::write(&input, render(cases)).map_err(create(&input))?;
+    fs::write(&answer_path, answer).map_err(create(&answer_path))?;
+    Ok((input, answer_path))
+}
+
+/// The board after every move of the failing case, with both answers per move.
+fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
+    let (index, differing) = match failure.mismatch {
+        Some(Mismatch::Result { case, r#move, .. }) => (case - 1, Some(r#move)),
+        Some(Mismatch::TooFewResults { case, .. } | Mismatch::ExtraResult { case, .. }) => {
+            (case - 1, None)
+        }
+        _ => (0, None),
+    };
+    let Some(case) = cases.get(index) else {
+        return String::new();
+    };
+    let line_of = |text: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .lines()
+            .nth(index)
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    let expected = line_of(&failure.expected);
+    let found = line_of(&failure.found);
+    let size = BoardSize::new(i64::from(case.n)).unwrap_or(BoardSize::MIN);
+    let mut game = TicTacToe::with_rules(size, config.rules);
+    let mut text = format!("\ncase {}, N = {}:\n", index + 1, case.n);
+    for (number, m) in case.moves.iter().enumerate() {
+        let outcome = game.play(i64::from(m.row), i64::from(m.col), i64::from(m.player));
+        let highlight = match outcome {
+            Ok(Outcome::Win(_)) => game.full_line_through(m.row, m.col),
+            _ => None,
+        };
+        let completes = highlight.map_or_else(String::new, |line| format!(" ({line})"));
+        let mark = if m.player == 1 { 'X' } else { 'O' };
+        let want = expected.get(number).map_or("-", String::as_str);
+        let got = found.get(number).map_or("-", String::as_str);
+        let flag = if differing == Some(number + 1) {
+            "   <- differs"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "move {}: player {} ({mark}) at ({}, {}) -> expected {want}{completes}, found {got}{flag}\n",
+            number + 1,
+            m.player,
+            m.row,
+            m.col
+        ));
+        let view = View::around(case.n, m.row, m.col, render::MAX_SIDE);
+        text.push_str(&render::draw(&game, &view, highlight, false));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(n: u32, moves: &[(u32, u32, u8)]) -> Case {
+        Case {
+            n,
+            moves: moves
+                .iter()
+                .map(|&(row, col, player)| Move { row, col, player })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn dropping_a_row_and_its_mirror_column_keeps_the_anti_diagonal() {
+        let game = case(3, &[(0, 2, 1), (0, 0, 2), (1, 1, 1), (2, 1, 2), (2, 0, 1)]);
+        let smaller = without_row_and_column(&game, 1, 1);
+        assert_eq!(smaller, case(2, &[(0, 1, 1), (0, 0, 2), (1, 0, 1)]));
+    }
+
+    #[test]
+    fn interleaving_keeps_each_players_order_and_the_last_move_last() {
+        let broken = case(3, &[(0, 0, 1), (0, 1, 1), (1, 1, 2), (2, 2, 1), (2, 0, 2)]);
+        assert_eq!(
+            interleaved(&broken),
+            Some(case(
+                3,
+                &[(0, 0, 1), (1, 1, 2), (0, 1, 1), (2, 0, 2), (2, 2, 1)]
+            ))
+        );
+        let lopsided = case(3, &[(0, 0, 1), (0, 1, 1), (0, 2, 1)]);
+        assert_eq!(interleaved(&lopsided), None);
+    }
+
+    #[test]
+    fn the_error_policy_never_sees_a_move_after_the_win() {
+        let mut past = case(2, &[(0, 0, 1), (1, 1, 2), (0, 1, 1), (1, 0, 2)]);
+        stop_at_the_win(&mut past);
+        assert_eq!(past, case(2, &[(0, 0, 1), (1, 1, 2), (0, 1, 1)]));
+    }
+
+    #[test]
+    fn the_search_starts_small_and_grows_to_the_full_range() {
+        let spec = Spec {
+            cases: 10,
+            min_n: 3,
+            max_n: 100,
+            ..Spec::default()
+        };
+        let first = grown(&spec, 0);
+        assert_eq!((first.cases, first.max_n), (1, 3));
+        assert_eq!(first.seed, Some(spec.seed()));
+        let later = grown(&spec, 1000);
+        assert_eq!((later.cases, later.max_n), (10, 100));
+    }
+}

@@ -1,0 +1,161 @@
+//! `test`: runs a solution over a folder of tests and gives a verdict per test, like `oj test`.
+
+use crate::cmd::solve::run_stream;
+use crate::config::TestConfig;
+use crate::error::{Error, InputName};
+use crate::judge::{self, Verdict};
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+/// One test of the folder: `NAME.in` and its answer file, if it has one.
+#[derive(Debug)]
+struct Test {
+    name: String,
+    input: PathBuf,
+    answer: Option<PathBuf>,
+}
+
+/// Runs every test, writes a line per test in name order and the summary
+/// `N passed, M failed`. The status is 0 when every test passed, 1 otherwise.
+pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
+    let tests = discover(&config.dir)?;
+    if tests.is_empty() {
+        return Err(Error::Usage(format!(
+            "no NAME.in tests in {}",
+            config.dir.display()
+        )));
+    }
+    let command = match &config.command {
+        Some(command) => command.clone(),
+        None => judge::builtin_solver(after_win_name(config))
+            .map_err(|e| Error::Usage(format!("cannot find the built-in solver: {e}")))?,
+    };
+    let mut out = std::io::BufWriter::new(output);
+    let bar = judge::progress_bar(Some(tests.len() as u64), "tests");
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let jobs = config.jobs.clamp(1, tests.len());
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let written = thread::scope(|scope| -> Result<(), Error> {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (tests, next, command) = (&tests, &next, &command);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(test) = tests.get(index) else { break };
+                    let result = judge_test(test, command, config);
+                    if sender.send((index, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Results come in any order; lines go out in name order as soon as they can.
+        let mut pending = BTreeMap::new();
+        let mut printed = 0;
+        for (index, result) in receiver {
+            bar.inc(1);
+            pending.insert(index, result);
+            while let Some((verdict, elapsed)) = pending.remove(&printed) {
+                if verdict == Verdict::Accepted {
+                    passed += 1;
+                } else {
+                    failed += 1;
+                }
+                let line = format!(
+                    "{} {} {:.2}s{}",
+                    tests[printed].name,
+                    verdict.code(),
+                    elapsed.as_secs_f64(),
+                    verdict.details()
+                );
+                bar.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))
+                    .map_err(Error::Write)?;
+                printed += 1;
+            }
+        }
+        Ok(())
+    });
+    bar.finish_and_clear();
+    written?;
+    writeln!(out, "{passed} passed, {failed} failed").map_err(Error::Write)?;
+    out.flush().map_err(Error::Write)?;
+    Ok(u8::from(failed > 0))
+}
+
+fn after_win_name(config: &TestConfig) -> &'static str {
+    match config.rules.after_win {
+        crate::engine::AfterWin::Error => "error",
+        crate::engine::AfterWin::Continue => "continue",
+        crate::engine::AfterWin::Leetcode => "leetcode",
+    }
+}
+
+/// The folder's `NAME.in` files in name order, each paired with `NAME.ans` or `NAME.out`.
+fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
+    let entries = fs::read_dir(dir).map_err(|source| Error::Open {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut tests = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|source| Error::Read {
+                input: InputName::Path(dir.to_path_buf()),
+                source,
+            })?
+            .path();
+        if path.extension().is_none_or(|ext| ext != "in") || !path.is_file() {
+            continue;
+        }
+        let name = path
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let answer = ["ans", "out"]
+            .into_iter()
+            .map(|ext| path.with_extension(ext))
+            .find(|candidate| candidate.is_file());
+        tests.push(Test {
+            name,
+            input: path,
+            answer,
+        });
+    }
+    tests.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(tests)
+}
+
+fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> (Verdict, Duration) {
+    let expected = match expected_answer(test, config) {
+        Ok(expected) => expected,
+        Err(why) => return (Verdict::Fail(why), Duration::ZERO),
+    };
+    judge::judge(command, &test.input, &expected, config.time_limit)
+}
+
+/// The answer file's bytes, or the built-in solver's answer when there is none.
+fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
+    if let Some(answer) = &test.answer {
+        return fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()));
+    }
+    let input = File::open(&test.input)
+        .map_err(|e| format!("cannot open {}: {e}", test.input.display()))?;
+    let mut answer = Vec::new();
+    run_stream(
+        BufReader::new(input),
+        InputName::Path(test.input.clone()),
+        config.rules,
+        &mut answer,
+    )
+    .map_err(|e| format!("no answer file, and the built-in solver rejects the input: {e}"))?;
+    Ok(answer)
+}

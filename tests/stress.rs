@@ -1,0 +1,158 @@
+//! `stress` as its users meet it: it finds planted bugs in small solutions
+//! from `fixtures/solutions/`, shrinks each to one short case, saves it with
+//! the reference's answer and draws the game.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::fs;
+use std::path::Path;
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// The number of cases and the moves of each case of a saved input.
+fn cases_and_moves(input: &Path) -> (u64, Vec<u64>) {
+    let text = fs::read_to_string(input).expect("failing.in is saved");
+    let numbers: Vec<u64> = text
+        .split_whitespace()
+        .map(|token| token.parse().expect("an integer"))
+        .collect();
+    let mut at = 1;
+    let mut moves = Vec::new();
+    for _ in 0..numbers[0] {
+        let q = numbers[at + 1];
+        moves.push(q);
+        at += 2 + 3 * q as usize;
+    }
+    (numbers[0], moves)
+}
+
+/// Runs stress on a planted bug and checks the shrunk input it saves.
+fn finds_and_shrinks(solution: &str, options: &[&str], explanation: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            &format!("python3 fixtures/solutions/{solution}"),
+        ])
+        .args(options)
+        // Generous, so that a loaded machine cannot turn a run into a timeout.
+        .args(["--time-limit", "20"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("shrunk in"))
+        .stdout(predicate::str::contains(explanation))
+        .stdout(predicate::str::contains("<- differs"));
+    let input = dir.path().join("failing.in");
+    let (cases, moves) = cases_and_moves(&input);
+    assert_eq!(cases, 1, "shrunk to a single case");
+    assert!(moves[0] <= 8, "shrunk to at most 8 moves, not {}", moves[0]);
+    // The saved answer is the reference's, under the policy of the hunt.
+    let answer = fs::read(dir.path().join("failing.ans")).expect("failing.ans is saved");
+    let policy: Vec<&str> = options
+        .windows(2)
+        .filter(|pair| pair[0] == "--after-win")
+        .flat_map(|pair| ["--after-win", pair[1]])
+        .collect();
+    tictactoe()
+        .args(&policy)
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout(answer);
+}
+
+#[test]
+fn stress_finds_a_solution_that_forgets_the_anti_diagonal_and_shrinks_it() {
+    finds_and_shrinks(
+        "forgets-anti-diagonal.py",
+        &["--seed", "1"],
+        "WA: case 1, move 5: expected 1, found 0",
+    );
+}
+
+#[test]
+fn stress_hunts_leetcodes_after_win_rule_with_games_that_go_on_past_the_win() {
+    finds_and_shrinks(
+        "leetcode-after-win.py",
+        &["--seed", "1", "--after-win", "continue", "--play-past-win"],
+        "WA: case 1, move 6: expected 0, found 2",
+    );
+}
+
+#[test]
+fn stress_shrinks_big_boards_down_too() {
+    finds_and_shrinks(
+        "forgets-anti-diagonal.py",
+        &[
+            "--seed",
+            "14069045116844733652",
+            "--min-n",
+            "6",
+            "--max-n",
+            "6",
+            "--cases",
+            "5",
+        ],
+        "WA: case 1, move 3: expected 1, found 0",
+    );
+}
+
+#[test]
+fn stress_reports_a_crash_as_runtime_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "python3 fixtures/solutions/crash.py",
+            "--seed",
+            "3",
+        ])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("RE: exit status 3\n    Traceback"));
+}
+
+#[test]
+fn stress_finds_nothing_in_the_built_in_solver_within_its_budget() {
+    let solver = assert_cmd::cargo::cargo_bin("tictactoe");
+    tictactoe()
+        .args([
+            "stress",
+            "--iterations",
+            "25",
+            "--seed",
+            "3",
+            "--time-limit",
+            "20",
+            "-c",
+        ])
+        .arg(shell_words_quote(&solver))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "no difference in 25 inputs (seed 3,",
+        ));
+}
+
+#[test]
+fn games_past_the_win_need_a_policy_that_accepts_them() {
+    tictactoe()
+        .args(["stress", "-c", "true", "--play-past-win"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--after-win continue or leetcode"));
+}
+
+fn shell_words_quote(path: &Path) -> String {
+    format!("'{}'", path.display())
+}

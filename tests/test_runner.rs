@@ -1,0 +1,169 @@
+//! `test` as its users meet it: a verdict per test in name order, the
+//! summary line, and the exit status, for the built-in solver and for small
+//! deliberately wrong solutions in `fixtures/solutions/`.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::fs;
+use std::path::Path;
+use tempfile::TempDir;
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// A folder of three generated tests with answers, plus one with no answer file.
+fn folder_of_tests() -> TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "3",
+            "--outcome",
+            "win",
+            "--out-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let unanswered = tictactoe()
+        .args(["gen", "--seed", "2", "--cases", "2", "--outcome", "win"])
+        .output()
+        .expect("gen runs");
+    fs::write(dir.path().join("04.in"), unanswered.stdout).expect("write 04.in");
+    dir
+}
+
+/// `test DIR` with a time limit no loaded machine reaches, for the tests
+/// that are not about time.
+fn test_folder(dir: &Path) -> Command {
+    test_folder_within(dir, "20")
+}
+
+fn test_folder_within(dir: &Path, seconds: &str) -> Command {
+    let mut command = tictactoe();
+    command.arg("test").arg(dir).args(["--time-limit", seconds]);
+    command
+}
+
+#[test]
+fn the_built_in_solver_passes_every_test_including_one_without_an_answer() {
+    let dir = folder_of_tests();
+    test_folder(dir.path()).assert().success().stdout(
+        predicate::str::is_match(
+            r"^01 AC \d+\.\d\ds\n02 AC .*\n03 AC .*\n04 AC .*\n4 passed, 0 failed\n$",
+        )
+        .expect("regex"),
+    );
+}
+
+#[test]
+fn a_solution_that_always_prints_zero_gets_wrong_answer_with_case_and_move() {
+    let dir = folder_of_tests();
+    test_folder(dir.path())
+        .args([
+            "-c",
+            "python3 fixtures/solutions/all-zeros.py",
+            "--jobs",
+            "2",
+        ])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::is_match(
+                r"01 WA \d+\.\d\ds: case 1, move \d+: expected [12], found 0\n",
+            )
+            .expect("regex"),
+        )
+        .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
+}
+
+#[test]
+fn a_crashing_solution_gets_runtime_error_with_its_status_and_stderr() {
+    let dir = folder_of_tests();
+    test_folder(dir.path())
+        .args(["-c", "python3 fixtures/solutions/crash.py"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "01 RE",
+        ))
+        .stdout(predicate::str::contains(
+            "s: exit status 3\n    Traceback (most recent call last):\n    IndexError: list index out of range\n",
+        ))
+        .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
+}
+
+#[test]
+fn a_sleeping_solution_is_killed_at_the_time_limit() {
+    let dir = folder_of_tests();
+    let started = std::time::Instant::now();
+    test_folder_within(dir.path(), "0.5")
+        .args(["-c", "python3 fixtures/solutions/sleep.py", "-j", "2"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_match(r"01 TLE \d+\.\d\ds\n").expect("regex"))
+        .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "tests were not killed at the limit"
+    );
+}
+
+#[test]
+fn a_shell_script_is_killed_with_everything_it_started() {
+    let dir = folder_of_tests();
+    let started = std::time::Instant::now();
+    test_folder_within(dir.path(), "0.3")
+        .args(["-c", "sh -c 'sleep 5; echo late'"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("04 TLE"));
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "the script's sleep outlived the limit"
+    );
+}
+
+#[test]
+fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() {
+    let dir = folder_of_tests();
+    fs::rename(dir.path().join("01.ans"), dir.path().join("01.out")).expect("rename");
+    fs::write(dir.path().join("02.ans"), "0\n").expect("write a wrong answer");
+    test_folder(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("01 AC"))
+        .stdout(predicate::str::contains("02 WA"))
+        .stdout(predicate::str::ends_with("3 passed, 1 failed\n"));
+}
+
+#[test]
+fn a_command_that_cannot_start_is_a_runtime_error() {
+    let dir = folder_of_tests();
+    test_folder(dir.path())
+        .args(["-c", "./no-such-solution --fast"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "01 RE 0.00s: cannot run ./no-such-solution --fast",
+        ));
+}
+
+#[test]
+fn a_folder_without_tests_or_a_command_with_an_open_quote_is_a_usage_error() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    test_folder(empty.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no NAME.in tests"));
+    test_folder(empty.path())
+        .args(["-c", "python3 'unclosed"])
+        .assert()
+        .code(2);
+}
