@@ -7,7 +7,7 @@
 #
 # Needs hyperfine (Debian: apt-get install hyperfine), GNU time
 # (/usr/bin/time) and python3. Inputs are about 450 MB and 5 MB; the run
-# takes a few minutes. Every time is the median of at least 5 runs after a
+# takes about five minutes. Every time is the median of at least 5 runs after a
 # warm-up, so the page cache is warm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,37 +18,15 @@ mkdir -p "$work"
 cd "$work"
 
 # --- Inputs -----------------------------------------------------------------
-# A block of 200 valid games (N from 3 to 100, alternating players, stopping
-# at the first win), repeated: big.in about 450 MB, small.in about 5 MB.
+# gen makes valid games of N from 3 to 100 (relaxed limits allow their T):
+# big.in about 450 MB, small.in about 5 MB. The same 100,000 moves on
+# N = 1000 and on N = 10^9 come from a few lines of Python, since gen picks
+# each game's length itself.
 if [ ! -f big.in ]; then
+  "$bin" gen --limits relaxed --cases 25000 --min-n 3 --max-n 100 --seed 6 > big.in
+  "$bin" gen --limits relaxed --cases 280 --min-n 3 --max-n 100 --seed 6 > small.in
   python3 - <<'PY'
 import random
-random.seed(6)
-cases = []
-for _ in range(200):
-    n = random.randint(3, 100)
-    cells = [(r, c) for r in range(n) for c in range(n)]
-    random.shuffle(cells)
-    q = random.randint(5, n * n)
-    rows, cols, diag, anti = [0] * n, [0] * n, 0, 0
-    moves, player = [], random.choice([1, 2])
-    for r, c in cells[:q]:
-        s = 1 if player == 1 else -1
-        rows[r] += s; cols[c] += s
-        diag += s if r == c else 0
-        anti += s if r + c == n - 1 else 0
-        moves.append(f"{r} {c} {player}")
-        if n in (abs(rows[r]), abs(cols[c])) or (r == c and abs(diag) == n) or (r + c == n - 1 and abs(anti) == n):
-            break
-        player = 3 - player
-    cases.append(f"{n}\n{len(moves)}\n" + "\n".join(moves) + "\n")
-block = "".join(cases)
-for name, reps in (("big.in", 168), ("small.in", 2)):
-    with open(name, "w") as f:
-        f.write(f"{200 * reps}\n")
-        for _ in range(reps):
-            f.write(block)
-# The same 100,000 moves on N = 1000 and on N = 10^9.
 random.seed(3)
 cells = random.sample(range(1000 * 1000), 100000)
 moves = "".join(f"{c // 1000} {c % 1000} {1 + i % 2}\n" for i, c in enumerate(cells))
@@ -65,10 +43,14 @@ hyperfine -N "${runs[@]}" --export-json file.json "wc -l big.in" "$bin big.in" >
 hyperfine "${runs[@]}" --export-json pipe.json "cat big.in | wc -l" "cat big.in | $bin" >/dev/null
 hyperfine -N --warmup 20 --runs 300 --export-json small.json "/bin/true" "$bin example.in" >/dev/null
 hyperfine -N --warmup 3 --runs 30 --export-json sparse.json "$bin n1000.in" "$bin n1e9.in" >/dev/null
+"$bin" big.in > big.ans
+tools=(validate --max-t 1000000 --max-n 1000000000 --min-q 0 big.in)
+hyperfine -N "${runs[@]}" --export-json tools.json "$bin big.in" "$bin ${tools[*]}" \
+  "$bin check --input big.in big.ans big.ans" >/dev/null
 rss() { /usr/bin/time -v "$bin" "$1" 2>&1 >/dev/null | awk '/Maximum resident/ {print $NF}'; }
 rss_small=$(rss small.in)
 rss_big=$(rss big.in)
-moves=$(( $(wc -l < big.in) - 1 - 2 * $(head -1 big.in) ))
+moves=$(( $(wc -l < big.in) - 1 - 2 * $(head -1 big.in) ))  # one move a line
 
 python3 - "$(stat -c %s big.in)" "$moves" "$rss_small" "$rss_big" <<'PY'
 import json, sys
@@ -79,11 +61,14 @@ wc, solve = medians("file.json")
 cat_wc, cat_solve = medians("pipe.json")
 true, example = medians("small.json")
 n1000, n1e9 = medians("sparse.json")
+tools_solve, validate, check = medians("tools.json")
 rows = [
     ("1. file: tictactoe F vs wc -l F", solve, wc, 6),
     ("2. pipe: cat F | tictactoe vs cat F | wc -l", cat_solve, cat_wc, 1.5),
     ("3b. N=10^9 vs N=1000, same 100k moves", n1e9, n1000, 3),
     ("4. bundled example vs /bin/true", example, true, 1.5),
+    ("5. validate F vs tictactoe F", validate, tools_solve, 2),
+    ("5. check --input F vs tictactoe F", check, tools_solve, 2),
 ]
 print(f"input: {size / 1e6:.0f} MB, {moves / 1e6:.1f} M moves")
 print(f"{'target':48} {'tictactoe':>11} {'reference':>11} {'ratio':>6} {'goal':>5}  met")

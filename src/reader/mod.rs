@@ -341,7 +341,7 @@ pub enum Scanned {
     Incomplete,
     /// Not an integer.
     NotInteger,
-    /// An integer with more than 18 significant digits.
+    /// An integer beyond the range of i64.
     TooLarge,
 }
 
@@ -365,24 +365,40 @@ pub fn scan_int(buf: &[u8], start: usize, at_eof: bool) -> Scanned {
         at += 1;
     }
     let digits = &buf[digits_start..at];
-    if digits.len() > 18 && significant_digits(digits) > 18 {
-        return Scanned::TooLarge;
-    }
+    let value = if digits.len() > 18 {
+        // Rare: the wrapped value may be wrong, so read the digits again.
+        match exact_value(digits) {
+            Some(value) => value,
+            None => return Scanned::TooLarge,
+        }
+    } else {
+        value
+    };
     match buf.get(at) {
         None if !at_eof => return Scanned::Incomplete,
         Some(&byte) if !is_space(byte) => return Scanned::NotInteger,
         _ if digits.is_empty() => return Scanned::NotInteger,
         _ => {}
     }
-    // At most 18 significant digits: the value is exact and fits an i64.
+    // At most 18 digits, or checked by exact_value: the value fits an i64.
     let value = value as i64;
     Scanned::Int(if negative { -value } else { value }, at)
 }
 
+/// The value of a long run of digits, if it fits an i64. Checking as it goes
+/// stops within 20 significant digits, however long the run.
 #[cold]
-fn significant_digits(digits: &[u8]) -> usize {
-    let zeros = digits.iter().take_while(|&&d| d == b'0').count();
-    digits.len() - zeros
+fn exact_value(digits: &[u8]) -> Option<u64> {
+    let mut value: u64 = 0;
+    for &digit in digits {
+        value = value
+            .checked_mul(10)?
+            .checked_add(u64::from(digit - b'0'))?;
+        if value > i64::MAX as u64 {
+            return None;
+        }
+    }
+    Some(value)
 }
 
 #[cfg(test)]
@@ -404,6 +420,14 @@ mod tests {
         );
         assert_eq!(
             scan_int(b"1000000000000000000 ", 0, true),
+            Scanned::Int(1_000_000_000_000_000_000, 19)
+        );
+        assert_eq!(
+            scan_int(b"9223372036854775807 ", 0, true),
+            Scanned::Int(i64::MAX, 19)
+        );
+        assert_eq!(
+            scan_int(b"9223372036854775808 ", 0, true),
             Scanned::TooLarge
         );
         assert_eq!(

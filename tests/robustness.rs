@@ -1,0 +1,333 @@
+//! Hostile input and I/O faults: whatever comes in, a clear error and the
+//! right status, only whole lines of completed cases, and no panic.
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use std::io::{self, Read};
+use std::time::Duration;
+use tictactoe::cmd::solve::run_stream;
+use tictactoe::engine::Rules;
+use tictactoe::error::{Error, InputName};
+use tictactoe::generate::{self, Spec};
+use tictactoe::validate::{Limits, validate};
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.timeout(Duration::from_secs(60));
+    command
+}
+
+/// A valid file under the statement's limits, small enough to mutate often.
+fn valid_file(seed: u64) -> Vec<u8> {
+    let spec = Spec {
+        seed: Some(seed),
+        cases: 4,
+        min_n: 3,
+        max_n: 5,
+        ..Spec::default()
+    };
+    let mut out = Vec::new();
+    generate::write_file(&spec, 0, &mut out).expect("writing to memory");
+    out
+}
+
+fn solve(input: &[u8]) -> (Vec<u8>, Result<(), Error>) {
+    let mut out = Vec::new();
+    let result = run_stream(input, InputName::Stdin, Rules::default(), &mut out);
+    (out, result)
+}
+
+fn is_valid(input: &[u8]) -> bool {
+    validate(input, &Limits::default(), 1)
+        .expect("reading memory")
+        .is_valid()
+}
+
+/// Where each token of a file starts and ends.
+fn tokens(file: &[u8]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, &byte) in file.iter().chain([b' '].iter()).enumerate() {
+        match (byte.is_ascii_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                spans.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// The mutations of Kattis' `verifyproblem`, each placed by `pick`.
+#[derive(Clone, Copy, Debug)]
+enum Mutation {
+    ExtraSpace,
+    TrailingSpace,
+    DoubledNewline,
+    LeadingZero,
+    JunkAppended,
+    DeletedToken,
+    /// A digit of T or of a Q replaced by another: the counts stop matching
+    /// the data. (A changed row or column can make another valid file.)
+    SwappedDigit,
+}
+
+impl Mutation {
+    fn only_changes_space(self) -> bool {
+        matches!(
+            self,
+            Mutation::ExtraSpace | Mutation::TrailingSpace | Mutation::DoubledNewline
+        )
+    }
+
+    fn apply(self, file: &[u8], pick: usize) -> Vec<u8> {
+        let spans = tokens(file);
+        let (start, end) = spans[pick % spans.len()];
+        let newlines: Vec<usize> = (0..file.len()).filter(|&i| file[i] == b'\n').collect();
+        let newline = newlines[pick % newlines.len()];
+        let mut out = file.to_vec();
+        match self {
+            Mutation::ExtraSpace => out.insert(end, b' '),
+            Mutation::TrailingSpace => out.insert(newline, b' '),
+            Mutation::DoubledNewline => out.insert(newline, b'\n'),
+            Mutation::LeadingZero => out.insert(start, b'0'),
+            Mutation::JunkAppended => out.extend_from_slice(b"junk\n"),
+            Mutation::DeletedToken => {
+                out.drain(start..=end.min(file.len() - 1));
+            }
+            Mutation::SwappedDigit => {
+                // T, and the Q of each case: the tokens on lines of their own
+                // that are followed by move lines or end the file.
+                let counts: Vec<(usize, usize)> = count_tokens(file);
+                let (start, end) = counts[pick % counts.len()];
+                let at = start + pick % (end - start);
+                let digit = out[at] - b'0';
+                out[at] = b'0' + (digit + 1 + (pick % 8) as u8) % 10;
+                if at == start && out[at] == b'0' && end - start > 1 {
+                    out[at] = b'1' + digit % 8;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The spans of T and of every case's Q.
+fn count_tokens(file: &[u8]) -> Vec<(usize, usize)> {
+    let spans = tokens(file);
+    let value = |(s, e): (usize, usize)| -> usize {
+        std::str::from_utf8(&file[s..e])
+            .expect("ASCII")
+            .parse()
+            .expect("a number")
+    };
+    let mut counts = vec![spans[0]];
+    let mut at = 1;
+    while at + 1 < spans.len() {
+        counts.push(spans[at + 1]);
+        at += 2 + 3 * value(spans[at + 1]);
+    }
+    counts
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop::sample::select(vec![
+        Mutation::ExtraSpace,
+        Mutation::TrailingSpace,
+        Mutation::DoubledNewline,
+        Mutation::LeadingZero,
+        Mutation::JunkAppended,
+        Mutation::DeletedToken,
+        Mutation::SwappedDigit,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn every_mutation_is_rejected_by_validate_and_space_changes_keep_solves_answers(
+        seed in any::<u64>(),
+        change in mutation(),
+        pick in any::<usize>(),
+    ) {
+        let original = valid_file(seed);
+        prop_assert!(is_valid(&original));
+        let mutated = change.apply(&original, pick);
+        prop_assert!(!is_valid(&mutated), "{:?} left a valid file:\n{}", change, String::from_utf8_lossy(&mutated));
+        let (out, result) = solve(&mutated);
+        prop_assert!(matches!(result, Ok(()) | Err(Error::Data { .. })), "{:?}", result);
+        if change.only_changes_space() {
+            let (expected, expected_result) = solve(&original);
+            prop_assert!(expected_result.is_ok());
+            prop_assert!(result.is_ok(), "{:?}", result);
+            prop_assert_eq!(out, expected);
+        }
+    }
+
+    #[test]
+    fn validate_never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        // Exit 0 or 1 (valid or not): a report, never an error.
+        prop_assert!(validate(&bytes[..], &Limits::default(), 20).is_ok());
+    }
+}
+
+#[test]
+fn truncation_at_every_byte_leaves_exactly_the_completed_cases() {
+    let file = b"3\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n2\n2\n0 0 1\n1 1 2\n1\n1\n0 0 2\n";
+    let full = "0 0 0 0 1\n0 0\n2\n";
+    // Where each case's last token ends: a prefix holding it holds the case.
+    let case_ends = [35, 51, 61];
+    for cut in 0..file.len() {
+        let output = tictactoe()
+            .write_stdin(&file[..cut])
+            .output()
+            .expect("binary runs");
+        let complete = case_ends.iter().filter(|&&end| end <= cut).count();
+        let expected: String = full.split_inclusive('\n').take(complete).collect();
+        let status = if complete == case_ends.len() { 0 } else { 65 };
+        assert_eq!(output.status.code(), Some(status), "cut at {cut}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            expected,
+            "cut at {cut}"
+        );
+        if status == 65 {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.starts_with("error: line "), "cut at {cut}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn absurd_headers_end_in_a_data_error_without_allocating_from_them() {
+    let cases = [
+        (
+            "1000000000000000000\n",
+            "input ends early: expected the board size N",
+        ),
+        (
+            "9223372036854775807\n1\n1\n0 0 1\n",
+            "input ends early: expected the board size N",
+        ),
+        (
+            "1\n1000000000000000000\n0\n",
+            "board size N must be between 1 and 1000000000",
+        ),
+        (
+            "1\n1000000000\n1000000000000000000\n",
+            "input ends early: expected the row",
+        ),
+        (
+            "1\n1000000000\n1000000000000000000\n0 0 1\n",
+            "input ends early: expected the row",
+        ),
+        ("99999999999999999999999999\n", "is too large"),
+    ];
+    for (input, message) in cases {
+        // Under a 1 GiB address-space limit too.
+        let limited = Command::new("sh")
+            .args(["-c", "ulimit -v 1048576 && exec \"$0\""])
+            .arg(env!("CARGO_BIN_EXE_tictactoe"))
+            .write_stdin(input)
+            .output()
+            .expect("sh runs");
+        assert_eq!(limited.status.code(), Some(65), "{input:?}");
+        let stderr = String::from_utf8_lossy(&limited.stderr);
+        assert!(stderr.contains(message), "{input:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_ten_megabyte_token_and_a_line_of_ten_million_spaces_are_handled() {
+    let mut digits = b"1\n3\n1\n0 0 ".to_vec();
+    digits.extend(std::iter::repeat_n(b'7', 10_000_000));
+    tictactoe()
+        .write_stdin(digits)
+        .assert()
+        .code(65)
+        .stderr(predicates::str::contains("is too large"));
+
+    let mut zeros = std::iter::repeat_n(b'0', 10_000_000).collect::<Vec<u8>>();
+    zeros.extend_from_slice(b"1\n1\n1\n0 0 2\n");
+    tictactoe()
+        .write_stdin(zeros)
+        .assert()
+        .success()
+        .stdout("2\n");
+
+    let mut spaces = b"1\n3\n1\n0".to_vec();
+    spaces.extend(std::iter::repeat_n(b' ', 10_000_000));
+    spaces.extend_from_slice(b"0 1\n");
+    tictactoe()
+        .write_stdin(spaces)
+        .assert()
+        .success()
+        .stdout("0\n");
+}
+
+#[test]
+fn an_unreadable_file_exits_66() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("secret.in");
+    std::fs::write(&path, "1\n1\n1\n0 0 1\n").expect("writable");
+    let mut permissions = std::fs::metadata(&path).expect("exists").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o000);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    // Root reads anything, so run as nobody when the tests run as root.
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let as_root = unsafe { libc::geteuid() } == 0;
+    let mut command = if as_root {
+        let mut setpriv = Command::new("setpriv");
+        setpriv.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
+        setpriv.arg(env!("CARGO_BIN_EXE_tictactoe"));
+        // nobody must be able to reach the file to be refused by its mode.
+        let mut dir_permissions = std::fs::metadata(dir.path()).expect("exists").permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut dir_permissions, 0o755);
+        std::fs::set_permissions(dir.path(), dir_permissions).expect("chmod");
+        setpriv
+    } else {
+        tictactoe()
+    };
+    command
+        .arg(&path)
+        .assert()
+        .code(66)
+        .stderr(predicates::str::contains("Permission denied"));
+}
+
+/// A reader that is interrupted before every other read.
+struct Interrupting<'a> {
+    data: &'a [u8],
+    interrupt: bool,
+}
+
+impl Read for Interrupting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(io::Error::from(io::ErrorKind::Interrupted));
+        }
+        let count = buf.len().min(self.data.len()).min(7);
+        buf[..count].copy_from_slice(&self.data[..count]);
+        self.data = &self.data[count..];
+        Ok(count)
+    }
+}
+
+#[test]
+fn interrupted_reads_are_retried() {
+    let file = valid_file(7);
+    let (expected, result) = solve(&file);
+    assert!(result.is_ok());
+    let mut out = Vec::new();
+    let reader = Interrupting {
+        data: &file,
+        interrupt: false,
+    };
+    run_stream(reader, InputName::Stdin, Rules::default(), &mut out)
+        .expect("interruptions are retried");
+    assert_eq!(out, expected);
+}
