@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cases;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -31,7 +32,7 @@ pub mod reader;
 pub mod render;
 pub mod writer;
 
-use config::Config;
+use config::{Config, OutputTarget};
 use error::Error;
 
 /// Runs a command to completion.
@@ -44,6 +45,19 @@ pub fn run(config: Config) -> Result<u8, Error> {
     match config {
         Config::Solve(solve) => {
             cmd::solve::run(&solve, input::create(&solve.output)?)?;
+            Ok(0)
+        }
+        Config::Convert(convert) => {
+            cmd::convert::run(&convert, input::create(&convert.output)?)?;
+            Ok(0)
+        }
+        Config::Trace(trace) => {
+            let colour = cmd::trace::stdout_wants_colour();
+            cmd::trace::run(&trace, input::create(&OutputTarget::Stdout)?, colour)?;
+            Ok(0)
+        }
+        Config::Completions(completions) => {
+            cmd::completions::run(&completions, input::create(&OutputTarget::Stdout)?)?;
             Ok(0)
         }
     }
