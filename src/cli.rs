@@ -66,9 +66,10 @@ enum Command {
 }
 
 const CONVERT_HELP: &str = "\
-The input's format is detected (LeetCode when the first non-whitespace byte
-is `[`), so converting a file to its own format gives its canonical form.
-Only the format is checked: moves the solver would refuse are kept as they are.
+The input is read in the other format than --to; with --from, in the one
+named (`auto` detects it), so converting a file to its own format gives its
+canonical form. Only the format is checked: moves the solver would refuse
+are kept as they are.
 
 Examples:
   tictactoe convert --to leetcode fixtures/solve/leetcode-example.in
@@ -100,6 +101,10 @@ struct ConvertArgs {
     /// The format to write.
     #[arg(long, value_enum)]
     to: ToArg,
+    /// The input's format [default: the other one than --to]; `auto` picks
+    /// LeetCode when the first non-whitespace byte is `[`.
+    #[arg(long, value_enum)]
+    from: Option<FormatArg>,
     /// The input; none or `-` reads standard input.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
@@ -226,6 +231,11 @@ impl Cli {
             Some(Command::Convert(args)) => Config::Convert(ConvertConfig {
                 input: args.file.map_or(InputSource::Stdin, InputSource::from_arg),
                 output: args.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
+                from: match (args.from, args.to) {
+                    (Some(from), _) => from.into_format(),
+                    (None, ToArg::Leetcode) => InputFormat::CodingNinjas,
+                    (None, ToArg::CodingNinjas) => InputFormat::Leetcode,
+                },
                 to: match args.to {
                     ToArg::Leetcode => OutputFormat::Leetcode,
                     ToArg::CodingNinjas => OutputFormat::CodingNinjas,

@@ -71,8 +71,10 @@ pub enum OutputFormat {
 /// Settings for `convert`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvertConfig {
-    /// The input, in the format other than `to`.
+    /// The input.
     pub input: InputSource,
+    /// The input's format.
+    pub from: InputFormat,
     /// Where the converted input goes.
     pub output: OutputTarget,
     /// The format to write.

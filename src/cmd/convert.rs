@@ -1,7 +1,9 @@
 //! `convert`: rewrite an input in the other format without changing its meaning, so judges can move a problem between platforms.
 //!
-//! The input's format is detected (`[` first means LeetCode), so converting a
-//! file to its own format gives its canonical form. Canonical forms:
+//! The input is read in the other format than the one written unless the
+//! command line says otherwise, so that an empty input is the LeetCode file
+//! of no test cases when converting to Coding Ninjas. Converting a file to
+//! its own format gives its canonical form. Canonical forms:
 //!
 //! - Coding Ninjas: T, then per case N, Q and one `ROW COL PLAYER` line per
 //!   move, each on its own line;
@@ -13,7 +15,7 @@
 //! fails the same way in either format.
 
 use crate::cases::{self, OpenCases};
-use crate::config::{ConvertConfig, InputFormat, OutputFormat};
+use crate::config::{ConvertConfig, OutputFormat};
 use crate::error::Error;
 use crate::reader::leetcode::{CONSTRUCTOR, MOVE};
 use std::io::{BufWriter, Write};
@@ -23,7 +25,7 @@ use std::io::{BufWriter, Write};
 /// until the end, since T comes first. On an error, nothing of the failing
 /// case is written.
 pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
-    let (_, mut cases) = cases::open(&config.input, InputFormat::Auto)?;
+    let (_, mut cases) = cases::open(&config.input, config.from)?;
     let mut out = BufWriter::new(output);
     let converted = match config.to {
         OutputFormat::Leetcode => to_leetcode(&mut cases, &mut out),
