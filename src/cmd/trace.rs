@@ -43,6 +43,15 @@ pub fn run(config: &TraceConfig, output: impl Write, colour: bool) -> Result<(),
                 header.moves
             )
             .map_err(Error::Write)?;
+            if n > config.window {
+                let side = config.window;
+                writeln!(
+                    out,
+                    "the board is wider than {side} cells: each move shows the {side} x {side} \
+                     cells around it (--window CELLS to change)"
+                )
+                .map_err(Error::Write)?;
+            }
             let mut index = 0;
             while let Some(((row, col, player), outcome)) = cases.play_next(&mut game)? {
                 index += 1;
