@@ -86,11 +86,16 @@ fn a_terminal_gets_colour() {
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR")
         .env_remove("CLICOLOR_FORCE")
+        .stdin(std::process::Stdio::null())
         .output();
     let Ok(output) = output else {
         eprintln!("skipped: `script` (util-linux) is not installed");
         return;
     };
+    if output.stdout.is_empty() {
+        eprintln!("skipped: `script` could not open a pseudo-terminal here");
+        return;
+    }
     let screen = String::from_utf8_lossy(&output.stdout);
     assert!(screen.contains("\u{1b}[7m"), "{screen:?}");
 }

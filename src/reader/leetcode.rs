@@ -225,14 +225,16 @@ impl<R: Read> Reader<R> {
     pub fn next_case(&mut self) -> Result<Option<Case>, Error> {
         let done = self.values.byte_offset() as u64;
         self.log.borrow_mut().forget_before(done);
-        let case = self.case + 1;
-        let Some(names) = self.next_array(case)? else {
+        // Errors from here on name the case being read.
+        self.case += 1;
+        let Some(names) = self.next_array(Array::MethodNames)? else {
+            self.case -= 1;
             return Ok(None);
         };
-        self.case = case;
+        let names_at = names.start;
         let names = self.elements(&names, Array::MethodNames)?;
-        let moves = self.check_names(&names)?;
-        let Some(arguments) = self.next_array(case)? else {
+        let moves = self.check_names(&names, names_at)?;
+        let Some(arguments) = self.next_array(Array::Arguments)? else {
             return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments)));
         };
         let arguments = self.elements(&arguments, Array::Arguments)?;
@@ -303,7 +305,7 @@ impl<R: Read> Reader<R> {
 
     /// The next top-level value, which must be an array; `None` at the end
     /// of input.
-    fn next_array(&mut self, case: u64) -> Result<Option<Located>, Error> {
+    fn next_array(&mut self, expected: Array) -> Result<Option<Located>, Error> {
         match self.values.next() {
             None => Ok(None),
             Some(Ok(raw)) => {
@@ -311,7 +313,7 @@ impl<R: Read> Reader<R> {
                 let start = end - raw.get().len() as u64;
                 Ok(Some(Located { raw, start }))
             }
-            Some(Err(error)) => Err(self.json_error(error, case)),
+            Some(Err(error)) => Err(self.json_error(error, expected)),
         }
     }
 
@@ -335,11 +337,12 @@ impl<R: Read> Reader<R> {
             .collect())
     }
 
-    /// Checks the method names; returns the number of moves.
-    fn check_names(&self, names: &[(&RawValue, u64)]) -> Result<usize, Error> {
+    /// Checks the method names, whose array starts at `array_at`; returns
+    /// the number of moves.
+    fn check_names(&self, names: &[(&RawValue, u64)], array_at: u64) -> Result<usize, Error> {
         let Some(&(first, first_at)) = names.first() else {
             let kind = FormatError::FirstMethod("an empty array".into());
-            return Err(self.error(self.values.byte_offset() as u64 - 2, None, kind.into()));
+            return Err(self.error(array_at, None, kind.into()));
         };
         let name = |raw: &RawValue, at: u64, number: Option<u64>| {
             serde_json::from_str::<String>(raw.get())
@@ -396,21 +399,14 @@ impl<R: Read> Reader<R> {
     }
 
     #[cold]
-    fn json_error(&self, error: serde_json::Error, case: u64) -> Error {
+    fn json_error(&self, error: serde_json::Error, expected: Array) -> Error {
         use serde_json::error::Category;
         match error.classify() {
             Category::Io => Error::Read {
                 input: self.name.clone(),
                 source: error.into(),
             },
-            Category::Eof => {
-                let kind = FormatError::UnexpectedEnd(if case == self.case {
-                    Array::Arguments
-                } else {
-                    Array::MethodNames
-                });
-                self.at_end(kind)
-            }
+            Category::Eof => self.at_end(FormatError::UnexpectedEnd(expected)),
             Category::Syntax | Category::Data => {
                 let message = error.to_string();
                 // serde_json appends its own position, which the message
@@ -425,7 +421,7 @@ impl<R: Read> Reader<R> {
                         position: Position {
                             line: error.line() as u64,
                             column: error.column().max(1) as u64,
-                            case: Some(case),
+                            case: Some(self.case),
                             r#move: None,
                         },
                         kind: FormatError::Json(message).into(),
@@ -567,6 +563,14 @@ mod tests {
             (
                 "[\"TicTacToe\"]\n",
                 "line 2, column 1: case 1: input ends early: expected the array of argument lists",
+            ),
+            (
+                "[\"TicTacToe\"]\n[[3]]\n[\"TicTacToe\",",
+                "line 3, column 14: case 2: input ends early: expected the array of method names",
+            ),
+            (
+                "[\"TicTacToe\"]\n[[3]]\n [ ]\n[]",
+                "line 3, column 2: case 2: the first method must be \"TicTacToe\", found an empty array",
             ),
             (
                 "[\"TicTacToe\"]\n[[3]]\n[\"TicTacToe\" \"move\"]",
