@@ -541,14 +541,11 @@ impl TicTacToe {
             (EngineKind::Scan, AfterWin::Error | AfterWin::Continue) => self
                 .lines_through(r, c)
                 .any(|line| self.scan_owner(line) == Some(mover)),
-            (EngineKind::Scan, AfterWin::Leetcode) => [
-                Line::Row(r),
-                Line::Column(c),
-                Line::Diagonal,
-                Line::AntiDiagonal,
-            ]
-            .into_iter()
-            .any(|line| self.scan_owner(line).is_some()),
+            (EngineKind::Scan, AfterWin::Leetcode) => {
+                [Line::Row(r), Line::Column(c), Line::Diagonal, Line::AntiDiagonal]
+                    .into_iter()
+                    .any(|line| self.scan_owner(line).is_some())
+            }
         };
         if !wins {
             return Ok(Outcome::NoWin);
@@ -733,8 +730,7 @@ mod tests {
         assert_eq!(game.cell(0, 0), None);
         assert_eq!(game.cell(1, 1), None);
         for _ in 0..20_000 {
-            game.play(0, 0, 2)
-                .expect("the cell is empty in every new game");
+            game.play(0, 0, 2).expect("the cell is empty in every new game");
             game.reset(size);
         }
     }

@@ -271,8 +271,8 @@ pub fn scan_block(window: &[u8; BLOCK_WINDOW], offset: u64, tokens: &mut Tokens)
 #[inline(always)]
 fn classify(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
+        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
     let mut digits = 0u64;
     let mut spaces = 0u64;
@@ -284,10 +284,8 @@ fn classify(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
             let is = |bytes: __m128i, byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
             let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
             // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
-            let digit = _mm_cmplt_epi8(
-                _mm_add_epi8(bytes, _mm_set1_epi8(0x50)),
-                _mm_set1_epi8(-118),
-            );
+            let digit =
+                _mm_cmplt_epi8(_mm_add_epi8(bytes, _mm_set1_epi8(0x50)), _mm_set1_epi8(-118));
             let space = _mm_or_si128(
                 _mm_or_si128(is(bytes, b' '), is(bytes, b'\n')),
                 _mm_or_si128(is(bytes, b'\r'), is(bytes, b'\t')),
@@ -437,10 +435,7 @@ mod tests {
 
     #[test]
     fn scan_block_takes_plain_tokens_and_stops_before_anything_else() {
-        assert_eq!(
-            scan(b"3 14\r\n 15\t9"),
-            (vec![(3, 100), (14, 102), (15, 107), (9, 110)], 64)
-        );
+        assert_eq!(scan(b"3 14\r\n 15\t9"), (vec![(3, 100), (14, 102), (15, 107), (9, 110)], 64));
         // A sign, garbage, or a token of more than 8 digits is left alone.
         assert_eq!(scan(b"1 -2 3"), (vec![(1, 100)], 2));
         assert_eq!(scan(b"1 2x 3"), (vec![(1, 100)], 2));
