@@ -40,6 +40,17 @@ impl Format {
     }
 }
 
+/// A fixture's format: the one its arguments name, else the one detected.
+fn format_of(input: &Path, text: &[u8]) -> Format {
+    let args = fs::read_to_string(input.with_extension("args")).unwrap_or_default();
+    let args: Vec<&str> = args.lines().collect();
+    match args.windows(2).find(|pair| pair[0] == "--format") {
+        Some(["--format", "leetcode"]) => Format::Leetcode,
+        Some(["--format", "coding-ninjas"]) => Format::CodingNinjas,
+        _ => Format::of(text),
+    }
+}
+
 fn fixture_inputs() -> Vec<PathBuf> {
     fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
         let mut entries: Vec<PathBuf> = fs::read_dir(dir)
@@ -128,21 +139,29 @@ fn canonical(text: &[u8], format: Format) -> String {
 #[test]
 fn every_bundled_fixture_in_a_valid_format_survives_the_round_trip() {
     let mut survived = 0;
+    let mut refused = 0;
     let mut failures = Vec::new();
     for input in fixture_inputs() {
         let text = fs::read(&input).expect("fixture is readable");
-        let format = Format::of(&text);
+        let format = format_of(&input, &text);
         let name = input.display();
         let (code, there, stderr) = convert(&text, format.other());
         if code != 0 {
-            // Only a file that breaks the format may be refused, and the
-            // solver refuses it too.
-            let (solve_code, _, _) = run(&["--format", format.name()], &text);
-            if code != 65 || solve_code != 65 {
+            // Only a fixture made to break the format may be refused, and
+            // the solver refuses it with the same words.
+            let made_to_fail = input
+                .file_name()
+                .is_some_and(|file| file.to_string_lossy().starts_with("err-"));
+            if !made_to_fail {
+                failures.push(format!("{name}: refused, but it is not an err- fixture"));
+            }
+            let (solve_code, _, solve_stderr) = run(&["--format", format.name()], &text);
+            if (code, &stderr) != (65, &solve_stderr) || solve_code != 65 {
                 failures.push(format!(
-                    "{name}: convert exit {code}, solve exit {solve_code}: {stderr}"
+                    "{name}: convert exit {code} {stderr:?}, solve exit {solve_code} {solve_stderr:?}"
                 ));
             }
+            refused += 1;
             continue;
         }
         let (code, back, stderr) = convert(&there, format);
@@ -165,6 +184,7 @@ fn every_bundled_fixture_in_a_valid_format_survives_the_round_trip() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(survived >= 30, "only {survived} fixtures round-tripped");
+    assert!(refused > 0, "the format-error fixtures went missing");
 }
 
 /// A Coding Ninjas answer line as LeetCode prints it.
@@ -193,7 +213,7 @@ fn every_fixture_case_gives_the_same_answers_in_both_formats_under_each_policy()
     let mut failures = Vec::new();
     for input in fixture_inputs() {
         let text = fs::read(&input).expect("fixture is readable");
-        let format = Format::of(&text);
+        let format = format_of(&input, &text);
         let (code, converted, _) = convert(&text, format.other());
         if code != 0 {
             continue;
