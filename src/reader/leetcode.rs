@@ -251,41 +251,33 @@ impl<R: Read> Reader<R> {
             };
             return Err(self.error(at, None, kind.into()));
         }
-        let mut size = None;
-        let mut played = Vec::with_capacity(moves);
-        for (index, &(list, at)) in arguments.iter().enumerate() {
-            let (method, number) = match index {
-                0 => (CONSTRUCTOR, None),
-                _ => (MOVE, Some(index as u64)),
+        // Both arrays hold the constructor's entry: the names were checked.
+        let Some((&(constructor, constructor_at), lists)) = arguments.split_first() else {
+            return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments)));
+        };
+        let [(n, n_at)] = self.arguments_of(constructor, constructor_at, CONSTRUCTOR, None)?;
+        let size = BoardSize::new(n).map_err(|bad| self.error(n_at, None, bad.into()))?;
+        if moves as u64 > size.cells() {
+            // Point at the first move that cannot fit.
+            let first_extra = size.cells() + 1;
+            let at = names.get(first_extra as usize).map_or(n_at, |&(_, at)| at);
+            let kind = DataErrorKind::TooManyMoves {
+                moves: moves as u64,
+                n: size.get(),
             };
-            let values = self.argument_list(list, at, method, number)?;
-            if index == 0 {
-                let (n, n_at) = values[0];
-                let checked =
-                    BoardSize::new(n).map_err(|bad| self.error(n_at, None, bad.into()))?;
-                if moves as u64 > checked.cells() {
-                    // Point at the first move that cannot fit.
-                    let first_extra = checked.cells() + 1;
-                    let at = names.get(first_extra as usize).map_or(n_at, |&(_, at)| at);
-                    let kind = DataErrorKind::TooManyMoves {
-                        moves: moves as u64,
-                        n: checked.get(),
-                    };
-                    return Err(self.error(at, Some(first_extra), kind));
-                }
-                size = Some(checked);
-            } else {
-                played.push(Move {
-                    row: values[0].0,
-                    col: values[1].0,
-                    player: values[2].0,
-                    number: index as u64,
-                    offsets: [values[0].1, values[1].1, values[2].1],
-                });
-            }
+            return Err(self.error(at, Some(first_extra), kind));
         }
-        // The names were checked to open with the constructor, so it ran.
-        let size = size.unwrap_or(BoardSize::MIN);
+        let mut played = Vec::with_capacity(moves);
+        for (number, &(list, at)) in (1..).zip(lists) {
+            let [row, col, player] = self.arguments_of(list, at, MOVE, Some(number))?;
+            played.push(Move {
+                row: row.0,
+                col: col.0,
+                player: player.0,
+                number,
+                offsets: [row.1, col.1, player.1],
+            });
+        }
         Ok(Some(Case {
             size,
             moves: played,
@@ -362,14 +354,14 @@ impl<R: Read> Reader<R> {
         Ok(names.len() - 1)
     }
 
-    /// The integers of one argument list, with their offsets, checked for arity.
-    fn argument_list(
+    /// The `K` integers of one argument list, with their offsets.
+    fn arguments_of<const K: usize>(
         &self,
         list: &RawValue,
         at: u64,
         method: &'static str,
         number: Option<u64>,
-    ) -> Result<Vec<(i64, u64)>, Error> {
+    ) -> Result<[(i64, u64); K], Error> {
         let text = list.get();
         let values: Vec<&RawValue> = serde_json::from_str(text).map_err(|_| {
             let kind = FormatError::NotAnArgumentList {
@@ -378,24 +370,22 @@ impl<R: Read> Reader<R> {
             };
             self.error(at, number, kind.into())
         })?;
-        let expected = if method == CONSTRUCTOR { 1 } else { 3 };
-        if values.len() != expected {
+        let found = values.len();
+        let values: [&RawValue; K] = values.try_into().map_err(|_| {
             let kind = FormatError::WrongArity {
                 method,
-                expected,
-                found: values.len(),
+                expected: K,
+                found,
             };
-            return Err(self.error(at, number, kind.into()));
+            self.error(at, number, kind.into())
+        })?;
+        let mut integers = [(0, 0); K];
+        for (slot, value) in integers.iter_mut().zip(values) {
+            let value_at = at + offset_within(text, value.get());
+            let int = integer(value.get()).map_err(|kind| self.error(value_at, number, kind))?;
+            *slot = (int, value_at);
         }
-        values
-            .into_iter()
-            .map(|value| {
-                let value_at = at + offset_within(text, value.get());
-                integer(value.get())
-                    .map(|int| (int, value_at))
-                    .map_err(|kind| self.error(value_at, number, kind))
-            })
-            .collect()
+        Ok(integers)
     }
 
     #[cold]
