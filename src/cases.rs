@@ -26,10 +26,15 @@ pub type Peeked<R> = io::Chain<Cursor<Vec<u8>>, R>;
 /// Bytes read at a time while looking for the first non-whitespace byte.
 const PEEK: usize = 8 * 1024;
 
+/// Whitespace held while looking for the first other byte; past this much
+/// the input is taken as Coding Ninjas, so that memory stays bounded.
+pub const PEEK_MAX: usize = 1024 * 1024;
+
 /// Decides the format of `input`: LeetCode when its first non-whitespace
 /// byte is `[`, else Coding Ninjas (an input of only whitespace included, so
-/// that it gets the Coding Ninjas reader's error). Returns the whole input,
-/// nothing lost.
+/// that it gets the Coding Ninjas reader's error, and one whose first
+/// [`PEEK_MAX`] bytes are all whitespace). Returns the whole input, nothing
+/// lost.
 pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
@@ -39,7 +44,8 @@ pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
             Err(error) => return Err(error),
         };
-        if read == 0 {
+        if read == 0 || seen.len() >= PEEK_MAX {
+            seen.extend_from_slice(&chunk[..read]);
             break Detected::CodingNinjas;
         }
         seen.extend_from_slice(&chunk[..read]);
@@ -216,6 +222,13 @@ mod tests {
             detected(b"  \n"),
             (Detected::CodingNinjas, b"  \n".to_vec())
         );
+    }
+
+    #[test]
+    fn detection_gives_up_on_endless_whitespace_without_losing_it() {
+        let mut input = vec![b'\n'; PEEK_MAX + 3 * PEEK];
+        input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
+        assert_eq!(detected(&input), (Detected::CodingNinjas, input.clone()));
     }
 
     #[test]
