@@ -46,6 +46,77 @@ pub struct SolveConfig {
     pub output: OutputTarget,
     /// The engine and after-win policy.
     pub rules: Rules,
+    /// The format of the inputs.
+    pub format: InputFormat,
+}
+
+/// The format of an input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputFormat {
+    /// LeetCode when the first non-whitespace byte is `[`, else Coding Ninjas.
+    #[default]
+    Auto,
+    /// T, then per case N, Q and Q moves `ROW COL PLAYER`.
+    CodingNinjas,
+    /// Per case two JSON arrays: method names and their arguments.
+    Leetcode,
+}
+
+/// A format to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// The Coding Ninjas batch format.
+    CodingNinjas,
+    /// LeetCode's two-array transcripts.
+    Leetcode,
+}
+
+/// Settings for `convert`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertConfig {
+    /// The input.
+    pub input: InputSource,
+    /// The input's format.
+    pub from: InputFormat,
+    /// Where the converted input goes.
+    pub output: OutputTarget,
+    /// The format to write.
+    pub to: OutputFormat,
+}
+
+/// Settings for `trace`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceConfig {
+    /// The input.
+    pub input: InputSource,
+    /// The format of the input.
+    pub format: InputFormat,
+    /// The 1-based case to replay.
+    pub case: u64,
+    /// The engine and after-win policy.
+    pub rules: Rules,
+    /// Whether to print the running line sums after each move.
+    pub counters: bool,
+    /// The widest board drawn, in cells; larger boards show a window.
+    pub window: u32,
+}
+
+/// A shell to print completions for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+}
+
+/// Settings for `completions`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompletionsConfig {
+    /// The shell.
+    pub shell: Shell,
 }
 
 /// The exit-status convention a validator follows.
@@ -116,6 +187,12 @@ pub struct CheckConfig {
 pub enum Config {
     /// Solve inputs.
     Solve(SolveConfig),
+    /// Convert an input to the other format.
+    Convert(ConvertConfig),
+    /// Replay a case and draw the board after every move.
+    Trace(TraceConfig),
+    /// Print shell completions.
+    Completions(CompletionsConfig),
     /// Validate an input.
     Validate(ValidateConfig),
     /// Check an output.

@@ -123,6 +123,9 @@ pub enum DataErrorKind {
     /// A move the game refuses.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// Something that breaks LeetCode's transcript format.
+    #[error(transparent)]
+    Leetcode(#[from] crate::reader::leetcode::FormatError),
 }
 
 /// A data error: what is wrong and where.
@@ -187,6 +190,16 @@ pub enum Error {
         path: PathBuf,
         /// Why.
         source: io::Error,
+    },
+    /// A command asked for a case the input does not have.
+    #[error("{}the input has {cases} case{}, so there is no case {wanted}", input_prefix(.input), if *.cases == 1 { "" } else { "s" })]
+    NoSuchCase {
+        /// Which input.
+        input: InputName,
+        /// The case asked for, 1-based.
+        wanted: u64,
+        /// How many cases the input has.
+        cases: u64,
     },
     /// Writing the output failed (a closed pipe included).
     #[error("cannot write the output: {0}")]

@@ -6,9 +6,11 @@
 //! binary's `main`, which alone decides the exit status.
 //!
 //! The engine is usable on its own, shaped like LeetCode's class:
+//! [`TicTacToe::new`] is the constructor and [`TicTacToe::play`] is `move`
+//! (a keyword in Rust). LeetCode's example:
 //!
 //! ```
-//! use tictactoe::engine::{Outcome, Player, TicTacToe};
+//! use tictactoe::{Outcome, Player, TicTacToe};
 //!
 //! let mut game = TicTacToe::new(3)?;
 //! let moves = [(0, 0, 1), (0, 2, 2), (2, 2, 1), (1, 1, 2), (2, 0, 1), (1, 0, 2)];
@@ -16,11 +18,43 @@
 //!     assert_eq!(game.play(row, col, player)?, Outcome::NoWin);
 //! }
 //! assert_eq!(game.play(2, 1, 1)?, Outcome::Win(Player::One));
+//! // What LeetCode prints for the example, `null` aside:
+//! assert_eq!(Outcome::Win(Player::One).number(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Moves the statement rules out are typed errors, and leave the game as it
+//! was; what a move after a win does is a policy ([`AfterWin`]):
+//!
+//! ```
+//! use tictactoe::{AfterWin, BoardSize, MoveError, Outcome, Player, Rules, TicTacToe};
+//!
+//! let mut game = TicTacToe::new(2)?;
+//! assert_eq!(game.play(2, 0, 1), Err(MoveError::RowOffBoard { row: 2, n: 2 }));
+//! assert_eq!(game.play(0, 0, 3), Err(MoveError::BadPlayer(3)));
+//! game.play(0, 0, 1)?;
+//! assert_eq!(game.play(0, 0, 2), Err(MoveError::Taken { row: 0, col: 0 }));
+//! game.play(0, 1, 2)?;
+//! assert_eq!(game.play(1, 0, 1)?, Outcome::Win(Player::One));
+//! assert_eq!(
+//!     game.play(1, 1, 2),
+//!     Err(MoveError::AfterWin { winner: Player::One, at_move: 3 })
+//! );
+//!
+//! // LeetCode's grader keeps answering after a win.
+//! let rules = Rules { after_win: AfterWin::Leetcode, ..Rules::default() };
+//! let mut game = TicTacToe::with_rules(BoardSize::new(2)?, rules);
+//! let results: Vec<u8> = [(0, 0, 1), (0, 1, 2), (1, 0, 1), (1, 1, 2)]
+//!     .into_iter()
+//!     .map(|(row, col, player)| game.play(row, col, player).map(Outcome::number))
+//!     .collect::<Result<_, _>>()?;
+//! assert_eq!(results, [0, 0, 1, 2]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 #![deny(missing_docs)]
 
+pub mod cases;
 pub mod check;
 pub mod cli;
 pub mod cmd;
@@ -35,6 +69,10 @@ pub mod reader;
 pub mod render;
 pub mod validate;
 pub mod writer;
+
+pub use engine::{
+    AfterWin, BadSize, BoardSize, EngineKind, Line, MoveError, Outcome, Player, Rules, TicTacToe,
+};
 
 use config::{Config, OutputTarget};
 use error::Error;
@@ -66,5 +104,18 @@ pub fn run(config: Config) -> Result<u8, Error> {
         }
         Config::Test(test) => cmd::test::run(&test, input::create(&OutputTarget::Stdout)?),
         Config::Stress(stress) => cmd::stress::run(&stress, input::create(&OutputTarget::Stdout)?),
+        Config::Convert(convert) => {
+            cmd::convert::run(&convert, input::create(&convert.output)?)?;
+            Ok(0)
+        }
+        Config::Trace(trace) => {
+            let colour = cmd::trace::stdout_wants_colour();
+            cmd::trace::run(&trace, input::create(&OutputTarget::Stdout)?, colour)?;
+            Ok(0)
+        }
+        Config::Completions(completions) => {
+            cmd::completions::run(&completions, input::create(&OutputTarget::Stdout)?)?;
+            Ok(0)
+        }
     }
 }

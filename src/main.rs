@@ -21,7 +21,7 @@ fn main() -> ExitCode {
         Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
             let status = match error {
-                Error::Data { .. } => DATA_ERROR,
+                Error::Data { .. } | Error::NoSuchCase { .. } => DATA_ERROR,
                 Error::Open { .. } => NO_INPUT,
                 Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_) => IO_ERROR,
                 Error::Usage(_) => USAGE,

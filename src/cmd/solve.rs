@@ -1,48 +1,126 @@
 //! `solve`: play every case of every input and print one line of results per case.
+//!
+//! Coding Ninjas inputs print `0 0 1`, LeetCode inputs print `[null,0,0,1]`;
+//! `--format auto` picks the format per input from its first non-whitespace byte.
 
-use crate::config::{InputSource, SolveConfig};
+use crate::cases::{self, Detected};
+use crate::config::{InputFormat, InputSource, SolveConfig};
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
 use crate::input;
 use crate::reader::coding_ninjas::Reader;
+use crate::reader::leetcode;
 use crate::writer::ResultWriter;
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 
 /// Solves the inputs in order. On any error, the output holds exactly the
 /// lines of the cases completed before it.
-pub fn run(config: &SolveConfig, output: impl Write) -> Result<(), Error> {
-    let mut writer = ResultWriter::new(output);
+pub fn run(config: &SolveConfig, mut output: impl Write) -> Result<(), Error> {
     let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
     let solved = config
         .inputs
         .iter()
-        .try_for_each(|source| solve_input(source, &mut game, &mut writer));
+        .try_for_each(|source| solve_input(source, config.format, &mut game, &mut output));
     // Completed cases are written even when solving stopped on an error.
-    let finished = writer.finish().map_err(Error::Write);
+    let finished = output.flush().map_err(Error::Write);
     solved.and(finished)
 }
 
-/// Solves one input stream, for callers that hold the bytes themselves.
+/// Solves one Coding Ninjas input stream, for callers that hold the bytes themselves.
 pub fn run_stream(
     input: impl Read,
     name: InputName,
     rules: Rules,
     output: impl Write,
 ) -> Result<(), Error> {
-    let mut writer = ResultWriter::new(output);
+    run_stream_as(input, name, InputFormat::CodingNinjas, rules, output)
+}
+
+/// Solves one input stream in the given format (`Auto` detects it).
+pub fn run_stream_as(
+    input: impl Read,
+    name: InputName,
+    format: InputFormat,
+    rules: Rules,
+    mut output: impl Write,
+) -> Result<(), Error> {
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
-    let solved = solve_stream(input, name, &mut game, &mut writer);
-    let finished = writer.finish().map_err(Error::Write);
+    let solved = solve_any(input, name, format, &mut game, &mut output);
+    let finished = output.flush().map_err(Error::Write);
     solved.and(finished)
 }
 
 fn solve_input<W: Write>(
     source: &InputSource,
+    format: InputFormat,
     game: &mut TicTacToe,
-    writer: &mut ResultWriter<W>,
+    output: &mut W,
 ) -> Result<(), Error> {
     let (input, name) = input::open(source)?;
-    solve_stream(input, name, game, writer)
+    solve_any(input, name, format, game, output)
+}
+
+/// Solves one input in its format, writing every completed case.
+fn solve_any<W: Write>(
+    input: impl Read,
+    name: InputName,
+    format: InputFormat,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    match format {
+        // The hot path takes the input as it is, with nothing chained in front.
+        InputFormat::CodingNinjas => solve_coding_ninjas(input, name, game, output),
+        InputFormat::Leetcode => solve_leetcode(input, name, game, output),
+        InputFormat::Auto => match cases::resolve(input, &name, format)? {
+            (Detected::CodingNinjas, input) => solve_coding_ninjas(input, name, game, output),
+            (Detected::Leetcode, input) => solve_leetcode(input, name, game, output),
+        },
+    }
+}
+
+fn solve_coding_ninjas<W: Write>(
+    input: impl Read,
+    name: InputName,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    let mut writer = ResultWriter::new(output);
+    let solved = solve_stream(input, name, game, &mut writer);
+    let finished = writer.finish().map_err(Error::Write);
+    solved.and(finished)
+}
+
+/// The LeetCode path: one `[null,0,...]` line per test case, each built
+/// whole before it is written, so an error leaves no partial line.
+fn solve_leetcode<W: Write>(
+    input: impl Read,
+    name: InputName,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    let mut reader = leetcode::Reader::new(input, name);
+    let mut out = BufWriter::new(output);
+    let mut line = Vec::new();
+    let solved = (|| {
+        while let Some(case) = reader.next_case()? {
+            game.reset(case.size);
+            line.clear();
+            // The constructor returns nothing.
+            line.extend_from_slice(b"[null");
+            for played in &case.moves {
+                let outcome = game
+                    .play(played.row, played.col, played.player)
+                    .map_err(|why| reader.reject(played, why))?;
+                line.extend_from_slice(&[b',', b'0' + outcome.number()]);
+            }
+            line.extend_from_slice(b"]\n");
+            out.write_all(&line).map_err(Error::Write)?;
+        }
+        Ok(())
+    })();
+    let finished = out.flush().map_err(Error::Write);
+    solved.and(finished)
 }
 
 fn solve_stream<W: Write>(

@@ -5,6 +5,7 @@
 //! needs them (as serde_json does): the hot path never counts lines.
 
 pub mod coding_ninjas;
+pub mod leetcode;
 
 use crate::error::{DataError, DataErrorKind, Position};
 use std::io::{self, Read};

@@ -1,0 +1,240 @@
+//! Inputs in either format as one stream of cases and moves, for the commands that don't care which.
+//!
+//! `solve` keeps a loop of its own per format, for speed; `trace` and
+//! `convert` read through [`Cases`]. [`detect`] picks the format of an input
+//! from its first non-whitespace byte without losing any bytes.
+
+use crate::config::{InputFormat, InputSource};
+use crate::engine::{BoardSize, Outcome, TicTacToe};
+use crate::error::{Error, InputName};
+use crate::input;
+use crate::reader::{coding_ninjas, is_space, leetcode};
+use std::io::{self, Cursor, Read};
+
+/// The format an input turned out to be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detected {
+    /// Coding Ninjas.
+    CodingNinjas,
+    /// LeetCode.
+    Leetcode,
+}
+
+/// An input with the bytes read to detect its format put back in front.
+pub type Peeked<R> = io::Chain<Cursor<Vec<u8>>, R>;
+
+/// Bytes read at a time while looking for the first non-whitespace byte.
+const PEEK: usize = 8 * 1024;
+
+/// Whitespace held while looking for the first other byte; past this much
+/// the input is taken as Coding Ninjas, so that memory stays bounded.
+pub const PEEK_MAX: usize = 1024 * 1024;
+
+/// Decides the format of `input`: LeetCode when its first non-whitespace
+/// byte is `[`, else Coding Ninjas (an input of only whitespace included, so
+/// that it gets the Coding Ninjas reader's error, and one whose first
+/// [`PEEK_MAX`] bytes are all whitespace). Returns the whole input, nothing
+/// lost.
+pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; PEEK];
+    let detected = loop {
+        let read = match input.read(&mut chunk) {
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if read == 0 || seen.len() >= PEEK_MAX {
+            seen.extend_from_slice(&chunk[..read]);
+            break Detected::CodingNinjas;
+        }
+        seen.extend_from_slice(&chunk[..read]);
+        if let Some(&first) = chunk[..read].iter().find(|&&byte| !is_space(byte)) {
+            break if first == b'[' {
+                Detected::Leetcode
+            } else {
+                Detected::CodingNinjas
+            };
+        }
+    };
+    Ok((detected, Cursor::new(seen).chain(input)))
+}
+
+/// Resolves `auto` for one input; a named format reads the input as it is.
+pub fn resolve<R: Read>(
+    input: R,
+    name: &InputName,
+    format: InputFormat,
+) -> Result<(Detected, Peeked<R>), Error> {
+    let as_is = |detected, input| Ok((detected, Cursor::new(Vec::new()).chain(input)));
+    match format {
+        InputFormat::CodingNinjas => as_is(Detected::CodingNinjas, input),
+        InputFormat::Leetcode => as_is(Detected::Leetcode, input),
+        InputFormat::Auto => detect(input).map_err(|source| Error::Read {
+            input: name.clone(),
+            source,
+        }),
+    }
+}
+
+/// A case's header in either format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// N.
+    pub size: BoardSize,
+    /// Q.
+    pub moves: u64,
+}
+
+/// A move's ROW, COL and PLAYER as written, before the engine judges them.
+pub type Fields = (i64, i64, i64);
+
+/// The cases of one input, in either format.
+pub enum Cases<R: Read> {
+    /// A Coding Ninjas input.
+    CodingNinjas {
+        /// Its reader, boxed: it holds its token queue inline.
+        reader: Box<coding_ninjas::Reader<R>>,
+        /// Moves of the current case not read yet.
+        left: u64,
+    },
+    /// A LeetCode input.
+    Leetcode {
+        /// Its reader, boxed like the other.
+        reader: Box<leetcode::Reader<R>>,
+        /// The current case's moves, read ahead with the case.
+        moves: std::vec::IntoIter<leetcode::Move>,
+    },
+}
+
+/// An opened input, as [`Cases`].
+pub type OpenCases = Cases<Peeked<Box<dyn Read>>>;
+
+/// Opens an input and works out its format.
+pub fn open(source: &InputSource, format: InputFormat) -> Result<(Detected, OpenCases), Error> {
+    let (input, name) = input::open(source)?;
+    let (detected, input) = resolve(input, &name, format)?;
+    Ok((detected, Cases::new(input, name, detected)))
+}
+
+impl<R: Read> Cases<R> {
+    /// Reads `input` as `format`.
+    pub fn new(input: R, name: InputName, format: Detected) -> Cases<R> {
+        match format {
+            Detected::CodingNinjas => Cases::CodingNinjas {
+                reader: Box::new(coding_ninjas::Reader::new(input, name)),
+                left: 0,
+            },
+            Detected::Leetcode => Cases::Leetcode {
+                reader: Box::new(leetcode::Reader::new(input, name)),
+                moves: Vec::new().into_iter(),
+            },
+        }
+    }
+
+    /// The next case's header, skipping what is left of the current case;
+    /// `None` after the last case (checking, in the Coding Ninjas format,
+    /// that nothing but whitespace follows).
+    pub fn next_case(&mut self) -> Result<Option<Header>, Error> {
+        while self.next_move()?.is_some() {}
+        match self {
+            Cases::CodingNinjas { reader, left } => Ok(reader.next_case()?.map(|header| {
+                *left = header.moves;
+                Header {
+                    size: header.size,
+                    moves: header.moves,
+                }
+            })),
+            Cases::Leetcode { reader, moves } => Ok(reader.next_case()?.map(|case| {
+                let header = Header {
+                    size: case.size,
+                    moves: case.moves.len() as u64,
+                };
+                *moves = case.moves.into_iter();
+                header
+            })),
+        }
+    }
+
+    /// The current case's next move as written (ROW, COL, PLAYER), or
+    /// `None` after its last.
+    pub fn next_move(&mut self) -> Result<Option<Fields>, Error> {
+        match self {
+            Cases::CodingNinjas { reader, left } => {
+                if *left == 0 {
+                    return Ok(None);
+                }
+                *left -= 1;
+                let read = reader.next_move()?;
+                Ok(Some((read.row, read.col, read.player)))
+            }
+            Cases::Leetcode { moves, .. } => Ok(moves.next().map(|m| (m.row, m.col, m.player))),
+        }
+    }
+
+    /// Plays the current case's next move on `game`: the move as written and
+    /// its outcome, or `None` after the case's last move. A move the game
+    /// refuses is an error pointing at it.
+    pub fn play_next(&mut self, game: &mut TicTacToe) -> Result<Option<(Fields, Outcome)>, Error> {
+        match self {
+            Cases::CodingNinjas { reader, left } => {
+                if *left == 0 {
+                    return Ok(None);
+                }
+                *left -= 1;
+                let read = reader.next_move()?;
+                let outcome = game
+                    .play(read.row, read.col, read.player)
+                    .map_err(|why| reader.reject(why))?;
+                Ok(Some(((read.row, read.col, read.player), outcome)))
+            }
+            Cases::Leetcode { reader, moves } => {
+                let Some(read) = moves.next() else {
+                    return Ok(None);
+                };
+                let outcome = game
+                    .play(read.row, read.col, read.player)
+                    .map_err(|why| reader.reject(&read, why))?;
+                Ok(Some(((read.row, read.col, read.player), outcome)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn detected(input: &[u8]) -> (Detected, Vec<u8>) {
+        let (format, mut all) = detect(input).expect("in memory");
+        let mut bytes = Vec::new();
+        all.read_to_end(&mut bytes).expect("in memory");
+        (format, bytes)
+    }
+
+    #[test]
+    fn a_leading_bracket_means_leetcode_and_no_byte_is_lost() {
+        let input = b" \r\n\t[\"TicTacToe\"]\n[[3]]\n";
+        assert_eq!(detected(input), (Detected::Leetcode, input.to_vec()));
+        let input = b"\n1\n3\n0\n";
+        assert_eq!(detected(input), (Detected::CodingNinjas, input.to_vec()));
+        assert_eq!(
+            detected(b"  \n"),
+            (Detected::CodingNinjas, b"  \n".to_vec())
+        );
+    }
+
+    #[test]
+    fn detection_gives_up_on_endless_whitespace_without_losing_it() {
+        let mut input = vec![b'\n'; PEEK_MAX + 3 * PEEK];
+        input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
+        assert_eq!(detected(&input), (Detected::CodingNinjas, input.clone()));
+    }
+
+    #[test]
+    fn detection_reads_past_a_long_run_of_whitespace() {
+        let mut input = vec![b' '; 3 * PEEK + 5];
+        input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
+        assert_eq!(detected(&input), (Detected::Leetcode, input.clone()));
+    }
+}

@@ -1,0 +1,76 @@
+//! `convert`: rewrite an input in the other format without changing its meaning, so judges can move a problem between platforms.
+//!
+//! The input is read in the other format than the one written unless the
+//! command line says otherwise, so that an empty input is the LeetCode file
+//! of no test cases when converting to Coding Ninjas. Converting a file to
+//! its own format gives its canonical form. Canonical forms:
+//!
+//! - Coding Ninjas: T, then per case N, Q and one `ROW COL PLAYER` line per
+//!   move, each on its own line;
+//! - LeetCode: per test case the two arrays on two lines, without spaces, and
+//!   a blank line between test cases.
+//!
+//! Only the format is checked: moves that the solver would refuse (a taken
+//! cell, a bad player) are carried over as they are, so a file meant to fail
+//! fails the same way in either format.
+
+use crate::cases::{self, OpenCases};
+use crate::config::{ConvertConfig, OutputFormat};
+use crate::error::Error;
+use crate::reader::leetcode::{CONSTRUCTOR, MOVE};
+use std::io::{BufWriter, Write};
+
+/// Converts the input. Converting to LeetCode writes each completed test
+/// case as it goes; converting to Coding Ninjas holds the output in memory
+/// until the end, since T comes first. On an error, nothing of the failing
+/// case is written.
+pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
+    let (_, mut cases) = cases::open(&config.input, config.from)?;
+    let mut out = BufWriter::new(output);
+    let converted = match config.to {
+        OutputFormat::Leetcode => to_leetcode(&mut cases, &mut out),
+        OutputFormat::CodingNinjas => to_coding_ninjas(&mut cases, &mut out),
+    };
+    let finished = out.flush().map_err(Error::Write);
+    converted.and(finished)
+}
+
+fn to_leetcode(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), Error> {
+    let mut names = Vec::new();
+    let mut arguments = Vec::new();
+    let mut first = true;
+    while let Some(header) = cases.next_case()? {
+        names.clear();
+        arguments.clear();
+        if !first {
+            names.push(b'\n');
+        }
+        first = false;
+        names.extend_from_slice(format!("[\"{CONSTRUCTOR}\"").as_bytes());
+        arguments.extend_from_slice(format!("[[{}]", header.size.get()).as_bytes());
+        while let Some((row, col, player)) = cases.next_move()? {
+            names.extend_from_slice(format!(",\"{MOVE}\"").as_bytes());
+            arguments.extend_from_slice(format!(",[{row},{col},{player}]").as_bytes());
+        }
+        names.extend_from_slice(b"]\n");
+        arguments.extend_from_slice(b"]\n");
+        out.write_all(&names).map_err(Error::Write)?;
+        out.write_all(&arguments).map_err(Error::Write)?;
+    }
+    Ok(())
+}
+
+fn to_coding_ninjas(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), Error> {
+    let mut body = Vec::new();
+    let mut count: u64 = 0;
+    while let Some(header) = cases.next_case()? {
+        count += 1;
+        body.extend_from_slice(format!("{}\n{}\n", header.size.get(), header.moves).as_bytes());
+        while let Some((row, col, player)) = cases.next_move()? {
+            body.extend_from_slice(format!("{row} {col} {player}\n").as_bytes());
+        }
+    }
+    out.write_all(format!("{count}\n").as_bytes())
+        .and_then(|()| out.write_all(&body))
+        .map_err(Error::Write)
+}

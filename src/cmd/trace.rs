@@ -1,0 +1,193 @@
+//! `trace`: replay one case and draw the board after every move, the walkthrough that shows why the O(1) method works.
+//!
+//! Every case of the input is played, so bad input anywhere gets the same
+//! error as from `solve`; only the chosen case is drawn. A move the engine
+//! refuses ends the trace there, after the boards that led up to it.
+
+use crate::cases;
+use crate::config::{InputSource, TraceConfig};
+use crate::engine::{AfterWin, BoardSize, Line, Outcome, Player, TicTacToe};
+use crate::error::{Error, InputName};
+use crate::render::{View, draw};
+use std::io::{self, BufWriter, Write};
+
+/// Whether standard output should get colour: only on a terminal, and not
+/// with `NO_COLOR` set (anstream's rules, which also honour `CLICOLOR` and
+/// `CLICOLOR_FORCE`).
+pub fn stdout_wants_colour() -> bool {
+    !matches!(
+        anstream::AutoStream::choice(&io::stdout()),
+        anstream::ColorChoice::Never
+    )
+}
+
+/// Traces the chosen case onto `output`, in colour if `colour`.
+pub fn run(config: &TraceConfig, output: impl Write, colour: bool) -> Result<(), Error> {
+    let (_, mut cases) = cases::open(&config.input, config.format)?;
+    let mut out = BufWriter::new(output);
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
+    let mut number = 0;
+    let traced = (|| {
+        while let Some(header) = cases.next_case()? {
+            number += 1;
+            game.reset(header.size);
+            if number != config.case {
+                while cases.play_next(&mut game)?.is_some() {}
+                continue;
+            }
+            let n = header.size.get();
+            let plural = if header.moves == 1 { "" } else { "s" };
+            writeln!(
+                out,
+                "case {number}: a {n} x {n} board, {} move{plural}",
+                header.moves
+            )
+            .map_err(Error::Write)?;
+            if n > config.window {
+                let side = config.window;
+                writeln!(
+                    out,
+                    "the board is wider than {side} cells: each move shows the {side} x {side} \
+                     cells around it (--window CELLS to change)"
+                )
+                .map_err(Error::Write)?;
+            }
+            let mut index = 0;
+            while let Some(((row, col, player), outcome)) = cases.play_next(&mut game)? {
+                index += 1;
+                // The engine accepted the move, so its fields are on the board.
+                let (row, col) = (row as u32, col as u32);
+                let step = Step {
+                    index,
+                    row,
+                    col,
+                    player,
+                    outcome,
+                };
+                write_step(&mut out, &game, &step, config, colour).map_err(Error::Write)?;
+            }
+        }
+        Ok(())
+    })();
+    let finished = out.flush().map_err(Error::Write);
+    traced.and(finished)?;
+    if number < config.case {
+        return Err(Error::NoSuchCase {
+            input: input_name(&config.input),
+            wanted: config.case,
+            cases: number,
+        });
+    }
+    Ok(())
+}
+
+/// A move the engine accepted.
+struct Step {
+    index: u64,
+    row: u32,
+    col: u32,
+    player: i64,
+    outcome: Outcome,
+}
+
+fn write_step(
+    out: &mut impl Write,
+    game: &TicTacToe,
+    step: &Step,
+    config: &TraceConfig,
+    colour: bool,
+) -> io::Result<()> {
+    let Step {
+        index,
+        row,
+        col,
+        player,
+        outcome,
+    } = *step;
+    let mark = Player::from_number(player).map_or('?', Player::mark);
+    write!(
+        out,
+        "\nmove {index}: player {player} ({mark}) at ({row}, {col}) -> {}",
+        outcome.number()
+    )?;
+    let full = match outcome {
+        Outcome::NoWin => None,
+        Outcome::Win(mover) => full_line(game, row, col).map(|found| (found, mover)),
+    };
+    match full {
+        None => writeln!(out)?,
+        Some(((line, owner, true), mover)) if owner == mover => {
+            writeln!(out, ", player {} wins ({line})", mover.number())?
+        }
+        // LeetCode's grader returns the mover for any full diagonal.
+        Some(((line, owner, _), _)) => writeln!(
+            out,
+            " (LeetCode's grader: the {line} is all {})",
+            owner.mark()
+        )?,
+    }
+    let view = View::around(game.size(), row, col, config.window);
+    out.write_all(draw(game, &view, full.map(|((line, ..), _)| line), colour).as_bytes())?;
+    if config.counters {
+        write_sums(out, game, &view)?;
+    }
+    Ok(())
+}
+
+/// The full line that made a move return a player, whose it is, and whether
+/// it goes through the move: a line through the move, or under the LeetCode
+/// policy either diagonal.
+fn full_line(game: &TicTacToe, row: u32, col: u32) -> Option<(Line, Player, bool)> {
+    let n = u64::from(game.size());
+    let (line, through) = match game.full_line_through(row, col) {
+        Some(line) => (line, true),
+        None => [Line::Diagonal, Line::AntiDiagonal]
+            .into_iter()
+            .filter(|_| game.rules().after_win == AfterWin::Leetcode)
+            .find(|&line| game.line_sum(line).unsigned_abs() == n)
+            .map(|line| (line, false))?,
+    };
+    let owner = if game.line_sum(line) > 0 {
+        Player::One
+    } else {
+        Player::Two
+    };
+    Some((line, owner, through))
+}
+
+/// The running sums the counter engine keeps: +1 per X, -1 per O; a line is
+/// full when its sum reaches N or -N.
+fn write_sums(out: &mut impl Write, game: &TicTacToe, view: &View) -> io::Result<()> {
+    let join = |sums: Vec<i64>| {
+        sums.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let rows = join(
+        view.rows
+            .clone()
+            .map(|r| game.line_sum(Line::Row(r)))
+            .collect(),
+    );
+    let cols = join(
+        view.cols
+            .clone()
+            .map(|c| game.line_sum(Line::Column(c)))
+            .collect(),
+    );
+    writeln!(
+        out,
+        "sums (X +1, O -1; full at +-{n}): rows {rows} | columns {cols} | diagonal {} | anti-diagonal {}",
+        game.line_sum(Line::Diagonal),
+        game.line_sum(Line::AntiDiagonal),
+        n = game.size(),
+    )
+}
+
+fn input_name(source: &InputSource) -> InputName {
+    match source {
+        InputSource::Stdin => InputName::Stdin,
+        InputSource::Path(path) => InputName::Path(path.clone()),
+    }
+}

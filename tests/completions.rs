@@ -1,0 +1,55 @@
+//! `completions`: scripts for bash, zsh and fish that know the subcommands.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn tictactoe() -> Command {
+    Command::cargo_bin("tictactoe").expect("binary is built")
+}
+
+#[test]
+fn each_shell_gets_a_script_that_knows_the_subcommands_and_options() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef tictactoe"),
+        ("fish", "complete -c tictactoe"),
+    ] {
+        tictactoe()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(marker))
+            .stdout(predicate::str::contains("convert"))
+            .stdout(predicate::str::contains("after-win"));
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    tictactoe()
+        .args(["completions", "cmd.exe"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn every_command_shows_one_real_example_in_its_help() {
+    for (command, example) in [
+        ("solve", "tictactoe fixtures/solve/leetcode-example.in"),
+        (
+            "convert",
+            "tictactoe convert --to leetcode fixtures/solve/leetcode-example.in",
+        ),
+        (
+            "trace",
+            "tictactoe trace fixtures/solve/leetcode-example.in",
+        ),
+        ("completions", "tictactoe completions bash"),
+    ] {
+        tictactoe()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(example));
+    }
+}

@@ -1,0 +1,186 @@
+//! LeetCode's transcript format as its users meet it: detection, LeetCode's
+//! own outputs, errors, and the same answers as the Coding Ninjas format.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use proptest::prelude::*;
+use tictactoe::cmd::solve::run_stream_as;
+use tictactoe::config::InputFormat;
+use tictactoe::engine::{AfterWin, EngineKind, Rules};
+use tictactoe::error::InputName;
+
+const EXAMPLE: &str = "fixtures/leetcode/example.in";
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+#[test]
+fn the_issue_example_with_spaces_prints_leetcodes_answer_line() {
+    tictactoe()
+        .arg(EXAMPLE)
+        .assert()
+        .success()
+        .stdout("[null,0,0,0,0,0,0,1]\n");
+}
+
+#[test]
+fn the_two_grader_outputs_reproduce_in_leetcode_format() {
+    tictactoe()
+        .args(["--after-win", "leetcode"])
+        .write_stdin("[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\"]\n[[2],[0,0,1],[0,1,2],[1,0,1],[1,1,2]]\n")
+        .assert()
+        .success()
+        .stdout("[null,0,0,1,2]\n");
+    tictactoe()
+        .args([
+            "--after-win",
+            "leetcode",
+            "fixtures/leetcode/after-win-leetcode-n3.in",
+        ])
+        .assert()
+        .success()
+        .stdout("[null,0,0,0,0,0,2,1,1,2]\n");
+}
+
+#[test]
+fn auto_detection_lets_both_formats_share_one_command_line() {
+    tictactoe()
+        .args([EXAMPLE, "fixtures/solve/leetcode-example.in", EXAMPLE])
+        .assert()
+        .success()
+        .stdout("[null,0,0,0,0,0,0,1]\n0 0 0 0 0 0 1\n[null,0,0,0,0,0,0,1]\n");
+}
+
+#[test]
+fn a_named_format_is_not_second_guessed() {
+    tictactoe()
+        .args(["--format", "coding-ninjas", EXAMPLE])
+        .assert()
+        .code(65)
+        .stderr(predicate::str::contains("expected an integer"));
+    tictactoe()
+        .args(["--format", "leetcode", "fixtures/solve/leetcode-example.in"])
+        .assert()
+        .code(65)
+        .stderr(predicate::str::contains(
+            "expected the array of method names, found 1",
+        ));
+}
+
+#[test]
+fn an_error_keeps_every_completed_test_case_and_names_the_file() {
+    tictactoe()
+        .args([EXAMPLE, "fixtures/leetcode/err-cell-taken.in"])
+        .assert()
+        .code(65)
+        .stdout("[null,0,0,0,0,0,0,1]\n[null,0]\n")
+        .stderr(
+            "error: fixtures/leetcode/err-cell-taken.in: line 5, column 23: case 2, move 3: \
+             cell (0, 0) is already taken\n",
+        );
+}
+
+#[test]
+fn output_into_a_full_disk_exits_74() {
+    let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg(EXAMPLE)
+        .stdout(full)
+        .output()
+        .expect("binary runs");
+    assert_eq!(output.status.code(), Some(74));
+}
+
+/// A Coding Ninjas answer line as LeetCode prints it.
+fn as_leetcode_line(line: &str) -> String {
+    let results: String = line
+        .split(' ')
+        .filter(|result| !result.is_empty())
+        .map(|result| format!(",{result}"))
+        .collect();
+    format!("[null{results}]")
+}
+
+/// An error message without its line and column, which differ between formats.
+fn without_position(message: &str) -> String {
+    match message.split_once(": ") {
+        Some((position, rest)) if position.starts_with("line ") => rest.to_owned(),
+        _ => message.to_owned(),
+    }
+}
+
+/// A board size and the moves played on it.
+type Case = (i64, Vec<(i64, i64, i64)>);
+
+/// Random cases on boards of size 1 to 5: moves mostly on the board, some
+/// off it, some by a player that does not exist, with repeats so that taken
+/// cells and moves after a win come up.
+fn cases() -> impl Strategy<Value = Vec<Case>> {
+    let case = (1i64..=5).prop_flat_map(|n| {
+        let coordinate = prop_oneof![30 => 0..n, 1 => -1..=n];
+        let player = prop_oneof![30 => 1i64..=2, 1 => 0i64..=3];
+        let play = (coordinate.clone(), coordinate, player);
+        (Just(n), prop::collection::vec(play, 0..=(n * n) as usize))
+    });
+    prop::collection::vec(case, 0..4)
+}
+
+fn coding_ninjas_text(cases: &[Case]) -> String {
+    let mut text = format!("{}\n", cases.len());
+    for (n, moves) in cases {
+        text.push_str(&format!("{n}\n{}\n", moves.len()));
+        for (row, col, player) in moves {
+            text.push_str(&format!("{row} {col} {player}\n"));
+        }
+    }
+    text
+}
+
+fn leetcode_text(cases: &[Case]) -> String {
+    let mut text = String::new();
+    for (n, moves) in cases {
+        let names: String = moves.iter().map(|_| ", \"move\"").collect();
+        let arguments: String = moves
+            .iter()
+            .map(|(row, col, player)| format!(", [{row}, {col}, {player}]"))
+            .collect();
+        text.push_str(&format!("[\"TicTacToe\"{names}]\n[[{n}]{arguments}]\n\n"));
+    }
+    text
+}
+
+fn solve(text: &str, format: InputFormat, rules: Rules) -> (String, Option<String>) {
+    let mut out = Vec::new();
+    let result = run_stream_as(text.as_bytes(), InputName::Stdin, format, rules, &mut out);
+    (
+        String::from_utf8(out).expect("results are ASCII"),
+        result
+            .err()
+            .map(|error| without_position(&error.to_string())),
+    )
+}
+
+proptest! {
+    #[test]
+    fn every_leetcode_case_gives_the_coding_ninjas_answers_under_each_policy(cases in cases()) {
+        let coding_ninjas = coding_ninjas_text(&cases);
+        let leetcode = leetcode_text(&cases);
+        // Detection needs a first byte: a file of no test cases is empty.
+        let format = if cases.is_empty() { InputFormat::Leetcode } else { InputFormat::Auto };
+        for after_win in [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode] {
+            for engine in [EngineKind::Counter, EngineKind::Scan] {
+                let rules = Rules { after_win, engine };
+                let (cn_out, cn_error) = solve(&coding_ninjas, InputFormat::CodingNinjas, rules);
+                let (lc_out, lc_error) = solve(&leetcode, format, rules);
+                let expected: Vec<String> = cn_out.lines().map(as_leetcode_line).collect();
+                let found: Vec<&str> = lc_out.lines().collect();
+                prop_assert_eq!(found, expected, "{:?}", rules);
+                prop_assert_eq!(lc_error, cn_error, "{:?}", rules);
+            }
+        }
+    }
+}
