@@ -72,7 +72,9 @@ fn fixture_inputs() -> Vec<PathBuf> {
     let mut found = Vec::new();
     for dir in ["convert", "leetcode", "solve", "trace"] {
         walk(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(dir),
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures")
+                .join(dir),
             &mut found,
         );
     }
