@@ -9,7 +9,7 @@ use crate::config::{
     CompletionsConfig, ConvertConfig, InputFormat, OutputFormat, Shell, TraceConfig,
 };
 use crate::engine::{AfterWin, EngineKind, Rules};
-use crate::generate::{Limits, OutcomeMix, Spec};
+use crate::generate::{Layout, Limits, OutcomeMix, Spec};
 use crate::validate::Limits as ValidateLimits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -460,6 +460,9 @@ struct GenArgs {
     /// The after-win policy the .ans files are computed with.
     #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
     after_win: AfterWinArg,
+    /// The format to write the inputs in.
+    #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
+    format: ToArg,
 }
 
 const CONVERT_HELP: &str = "\
@@ -744,6 +747,10 @@ impl GenArgs {
             answer_rules: Rules {
                 after_win: self.after_win.into(),
                 engine: EngineKind::Counter,
+            },
+            layout: match self.format {
+                ToArg::CodingNinjas => Layout::CodingNinjas,
+                ToArg::Leetcode => Layout::Leetcode,
             },
         }
     }

@@ -3,7 +3,7 @@
 //! Nothing past [`crate::cli`] sees clap: the commands take these structs.
 
 use crate::engine::Rules;
-use crate::generate::Spec;
+use crate::generate::{Layout, Spec};
 use crate::validate::Limits;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -256,4 +256,6 @@ pub struct GenConfig {
     pub count: u64,
     /// The rules the folder's `.ans` files are computed with.
     pub answer_rules: Rules,
+    /// The format the inputs are written in.
+    pub layout: Layout,
 }

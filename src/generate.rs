@@ -594,8 +594,21 @@ impl WinLine {
 /// Completed text is written out once this much has gathered.
 const BLOCK: usize = 128 * 1024;
 
+/// The input format a generated file is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// T, then per case N, Q and the moves.
+    #[default]
+    CodingNinjas,
+    /// Per case LeetCode's two arrays, a blank line between cases.
+    Leetcode,
+}
+
 /// Writes files of cases in the solver's input format, in large blocks.
 pub struct CaseWriter<W: Write> {
+    layout: Layout,
+    /// Cases written so far.
+    cases: u64,
     out: W,
     buf: Vec<u8>,
     numbers: itoa::Buffer,
@@ -603,8 +616,10 @@ pub struct CaseWriter<W: Write> {
 
 impl<W: Write> CaseWriter<W> {
     /// A writer onto `out`, which it does not buffer further.
-    pub fn new(out: W) -> CaseWriter<W> {
+    pub fn new(out: W, layout: Layout) -> CaseWriter<W> {
         CaseWriter {
+            layout,
+            cases: 0,
             out,
             buf: Vec::with_capacity(BLOCK + 64),
             numbers: itoa::Buffer::new(),
@@ -625,14 +640,28 @@ impl<W: Write> CaseWriter<W> {
         Ok(())
     }
 
-    /// Writes T.
+    /// Writes T (a LeetCode file does not state it).
     pub fn header(&mut self, cases: u64) -> io::Result<()> {
-        self.number(cases, b'\n');
+        if self.layout == Layout::CodingNinjas {
+            self.number(cases, b'\n');
+        }
         self.spill()
     }
 
-    /// Writes a case: N, Q, then a line per move.
+    /// Writes a case: N, Q, then a line per move; or its LeetCode transcript.
     pub fn case(&mut self, n: u32, moves: &[Move]) -> io::Result<()> {
+        self.cases += 1;
+        if self.layout == Layout::Leetcode {
+            if self.cases > 1 {
+                self.buf.push(b'\n');
+            }
+            let calls: Vec<(i64, i64, i64)> = moves
+                .iter()
+                .map(|m| (i64::from(m.row), i64::from(m.col), i64::from(m.player)))
+                .collect();
+            crate::writer::leetcode_transcript(&mut self.buf, u64::from(n), &calls);
+            return self.spill();
+        }
         self.number(u64::from(n), b'\n');
         self.number(moves.len() as u64, b'\n');
         for m in moves {
@@ -654,7 +683,12 @@ impl<W: Write> CaseWriter<W> {
 
 /// Writes a whole file for `spec`, stream `stream`.
 pub fn write_file(spec: &Spec, stream: u64, out: impl Write) -> io::Result<()> {
-    let mut writer = CaseWriter::new(out);
+    write_file_as(spec, stream, Layout::CodingNinjas, out)
+}
+
+/// Writes a whole file for `spec`, stream `stream`, in the given format.
+pub fn write_file_as(spec: &Spec, stream: u64, layout: Layout, out: impl Write) -> io::Result<()> {
+    let mut writer = CaseWriter::new(out, layout);
     let mut generator = Generator::new(spec, stream);
     writer.header(spec.cases)?;
     for _ in 0..spec.cases {
@@ -734,13 +768,13 @@ impl AllGames {
 }
 
 /// Writes every game of an `n` x `n` board as one file, one case per game.
-pub fn write_all_games(n: u32, out: impl Write) -> io::Result<()> {
+pub fn write_all_games(n: u32, layout: Layout, out: impl Write) -> io::Result<()> {
     let mut count = 0u64;
     all_games(n, |_| {
         count += 1;
         Ok::<(), io::Error>(())
     })?;
-    let mut writer = CaseWriter::new(out);
+    let mut writer = CaseWriter::new(out, layout);
     writer.header(count)?;
     all_games(n, |moves| writer.case(n, moves))?;
     writer.finish()

@@ -74,6 +74,24 @@ impl<W: Write> ResultWriter<W> {
     }
 }
 
+/// Appends one LeetCode test case in canonical form: the method names and
+/// the arguments, each on one line without spaces. Shared by `convert` and
+/// `gen`, so both write the same bytes.
+pub fn leetcode_transcript(out: &mut Vec<u8>, n: u64, moves: &[(i64, i64, i64)]) {
+    use crate::reader::leetcode::{CONSTRUCTOR, MOVE};
+    use std::io::Write as _;
+    // Writing into a Vec cannot fail.
+    let _ = write!(out, "[\"{CONSTRUCTOR}\"");
+    for _ in moves {
+        let _ = write!(out, ",\"{MOVE}\"");
+    }
+    let _ = write!(out, "]\n[[{n}]");
+    for (row, col, player) in moves {
+        let _ = write!(out, ",[{row},{col},{player}]");
+    }
+    out.extend_from_slice(b"]\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +109,16 @@ mod tests {
         writer.end_case().expect("in memory");
         writer.finish().expect("in memory");
         assert_eq!(out, b"0 2\n\n");
+    }
+
+    #[test]
+    fn transcripts_are_two_compact_lines() {
+        let mut out = Vec::new();
+        leetcode_transcript(&mut out, 3, &[(0, 0, 1), (1, 1, 2)]);
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[0,0,1],[1,1,2]]\n"
+        );
     }
 
     #[test]

@@ -272,3 +272,71 @@ fn settings_that_cannot_make_a_file_are_a_usage_error_that_says_why() {
         .code(2)
         .stderr(predicate::str::contains("drawn"));
 }
+
+#[test]
+fn gen_output_passes_the_validator() {
+    for args in [
+        &["--seed", "1"][..],
+        &["--cases", "100", "--max-n", "100", "--seed", "2"],
+        &["--outcome", "win", "--cases", "50"],
+        &["--outcome", "draw", "--cases", "20", "--max-n", "5"],
+        &["--outcome", "open", "--cases", "30", "--format", "leetcode"],
+    ] {
+        let file = generate(args);
+        tictactoe()
+            .arg("validate")
+            .write_stdin(file)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("valid: "));
+    }
+}
+
+#[test]
+fn gen_in_leetcode_format_writes_what_convert_would() {
+    let coding_ninjas = generate(&["--cases", "12", "--seed", "9"]);
+    let leetcode = generate(&["--cases", "12", "--seed", "9", "--format", "leetcode"]);
+    let converted = tictactoe()
+        .args(["convert", "--to", "leetcode"])
+        .write_stdin(coding_ninjas.clone())
+        .output()
+        .expect("binary runs");
+    assert!(converted.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&leetcode),
+        String::from_utf8_lossy(&converted.stdout)
+    );
+    // And the solver gives the same answers to both.
+    let solve = |input: Vec<u8>| {
+        let output = tictactoe()
+            .write_stdin(input)
+            .output()
+            .expect("binary runs");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let plain: Vec<String> = solve(coding_ninjas)
+        .lines()
+        .map(|line| {
+            format!(
+                "[null{}]",
+                line.split(' ').map(|r| format!(",{r}")).collect::<String>()
+            )
+        })
+        .collect();
+    let transcripts: Vec<String> = solve(leetcode).lines().map(str::to_owned).collect();
+    assert_eq!(plain, transcripts);
+}
+
+#[test]
+fn a_leetcode_test_folder_has_leetcode_answers() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    tictactoe()
+        .args(["gen", "--count", "2", "--format", "leetcode", "--out-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let answer = std::fs::read_to_string(dir.path().join("01.ans")).expect("answer written");
+    assert!(answer.starts_with("[null,"), "{answer}");
+    tictactoe().arg("test").arg(dir.path()).assert().success();
+}

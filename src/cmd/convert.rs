@@ -17,7 +17,7 @@
 use crate::cases::{self, OpenCases};
 use crate::config::{ConvertConfig, OutputFormat};
 use crate::error::Error;
-use crate::reader::leetcode::{CONSTRUCTOR, MOVE};
+use crate::writer::leetcode_transcript;
 use std::io::{BufWriter, Write};
 
 /// Converts the input. Converting to LeetCode writes each completed test
@@ -36,26 +36,21 @@ pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
 }
 
 fn to_leetcode(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), Error> {
-    let mut names = Vec::new();
-    let mut arguments = Vec::new();
+    let mut text = Vec::new();
+    let mut moves = Vec::new();
     let mut first = true;
     while let Some(header) = cases.next_case()? {
-        names.clear();
-        arguments.clear();
+        moves.clear();
+        while let Some(played) = cases.next_move()? {
+            moves.push(played);
+        }
+        text.clear();
         if !first {
-            names.push(b'\n');
+            text.push(b'\n');
         }
         first = false;
-        names.extend_from_slice(format!("[\"{CONSTRUCTOR}\"").as_bytes());
-        arguments.extend_from_slice(format!("[[{}]", header.size.get()).as_bytes());
-        while let Some((row, col, player)) = cases.next_move()? {
-            names.extend_from_slice(format!(",\"{MOVE}\"").as_bytes());
-            arguments.extend_from_slice(format!(",[{row},{col},{player}]").as_bytes());
-        }
-        names.extend_from_slice(b"]\n");
-        arguments.extend_from_slice(b"]\n");
-        out.write_all(&names).map_err(Error::Write)?;
-        out.write_all(&arguments).map_err(Error::Write)?;
+        leetcode_transcript(&mut text, u64::from(header.size.get()), &moves);
+        out.write_all(&text).map_err(Error::Write)?;
     }
     Ok(())
 }

@@ -1,10 +1,10 @@
 //! `gen`: reproducible test data, to standard output or as a folder of tests with answers.
 
-use crate::cmd::solve::run_stream;
-use crate::config::GenConfig;
+use crate::cmd::solve::run_stream_as;
+use crate::config::{GenConfig, InputFormat};
 use crate::engine::AfterWin;
 use crate::error::{Error, InputName};
-use crate::generate::{Spec, write_all_games, write_file};
+use crate::generate::{Layout, write_all_games, write_file_as};
 use std::fs::{self, File};
 use std::io::{BufReader, Write};
 use std::path::Path;
@@ -13,7 +13,7 @@ use std::path::Path;
 /// ... (wider numbers past 99), each with the solver's `.ans`.
 pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
     if let Some(n) = config.all_games {
-        write_all_games(n, output).map_err(Error::Write)?;
+        write_all_games(n, config.layout, output).map_err(Error::Write)?;
         return Ok(0);
     }
     config
@@ -31,7 +31,7 @@ pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
         ));
     }
     match &config.out_dir {
-        None => write_file(&config.spec, 0, output).map_err(Error::Write)?,
+        None => write_file_as(&config.spec, 0, config.layout, output).map_err(Error::Write)?,
         Some(dir) => write_folder(config, dir)?,
     }
     Ok(0)
@@ -48,15 +48,20 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
         let name = format!("{number:0width$}");
         let input = dir.join(format!("{name}.in"));
         let answer = dir.join(format!("{name}.ans"));
-        write_test(&config.spec, number, &input)?;
+        write_test(config, number, &input)?;
         let source = File::open(&input).map_err(|source| Error::Open {
             path: input.clone(),
             source,
         })?;
         let sink = File::create(&answer).map_err(cannot_create(&answer))?;
-        run_stream(
+        let format = match config.layout {
+            Layout::CodingNinjas => InputFormat::CodingNinjas,
+            Layout::Leetcode => InputFormat::Leetcode,
+        };
+        run_stream_as(
             BufReader::new(source),
             InputName::Path(input.clone()),
+            format,
             config.answer_rules,
             sink,
         )?;
@@ -64,10 +69,10 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-fn write_test(spec: &Spec, number: u64, path: &Path) -> Result<(), Error> {
+fn write_test(config: &GenConfig, number: u64, path: &Path) -> Result<(), Error> {
     let file = File::create(path).map_err(|source| Error::CreateOutput {
         path: path.to_path_buf(),
         source,
     })?;
-    write_file(spec, number, file).map_err(Error::Write)
+    write_file_as(&config.spec, number, config.layout, file).map_err(Error::Write)
 }

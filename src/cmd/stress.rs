@@ -14,7 +14,7 @@ use crate::compare::{Mismatch, compare};
 use crate::config::StressConfig;
 use crate::engine::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::generate::{Case, CaseWriter, Generator, Move, Spec};
+use crate::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
 use crate::judge::{self, Verdict};
 use crate::render::{self, View};
 use std::fs;
@@ -409,7 +409,7 @@ fn grown(spec: &Spec, k: u64) -> Spec {
 /// The cases as an input file.
 fn render(cases: &[Case]) -> Vec<u8> {
     let mut bytes = Vec::new();
-    let mut writer = CaseWriter::new(&mut bytes);
+    let mut writer = CaseWriter::new(&mut bytes, Layout::CodingNinjas);
     // Writing to memory cannot fail.
     let _ = writer.header(cases.len() as u64);
     for case in cases {

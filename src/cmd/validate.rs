@@ -1,8 +1,14 @@
 //! `validate`: check an input file against the statement and answer in a judge's convention.
+//!
+//! The format is detected as `solve --format auto` does: a file whose first
+//! non-whitespace byte is `[` is a LeetCode transcript.
 
+use crate::cases::{self, Detected};
+use crate::config::InputFormat;
 use crate::config::{ValidateConfig, ValidateProtocol};
 use crate::error::{Error, InputName};
 use crate::input;
+use crate::validate::leetcode::validate_leetcode;
 use crate::validate::{Report, validate};
 use std::io::{BufWriter, Write};
 
@@ -10,11 +16,15 @@ use std::io::{BufWriter, Write};
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     let (reader, name) = input::open(&config.input)?;
-    let report =
-        validate(reader, &config.limits, config.max_errors).map_err(|source| Error::Read {
-            input: name.clone(),
-            source,
-        })?;
+    let (format, reader) = cases::resolve(reader, &name, InputFormat::Auto)?;
+    let report = match format {
+        Detected::CodingNinjas => validate(reader, &config.limits, config.max_errors),
+        Detected::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
+    }
+    .map_err(|source| Error::Read {
+        input: name.clone(),
+        source,
+    })?;
     match write_report(&report, &name, config, output, errors) {
         // A reader that stopped listening (`| head`) must not turn an
         // invalid file's status into success.

@@ -110,6 +110,10 @@ pub struct Case {
     pub size: BoardSize,
     /// The moves in order.
     pub moves: Vec<Move>,
+    /// Absolute offset of N, for messages about it.
+    pub size_at: u64,
+    /// Absolute offset of the method names, whose `move`s count Q.
+    pub names_at: u64,
 }
 
 /// One `move` call as read, with where its arguments start for error messages.
@@ -125,6 +129,17 @@ pub struct Move {
     pub number: u64,
     /// Absolute offsets of the row, column and player values.
     offsets: [u64; 3],
+}
+
+impl Move {
+    /// Where a field's value starts.
+    pub fn offset(&self, field: MoveField) -> u64 {
+        match field {
+            MoveField::Row => self.offsets[0],
+            MoveField::Column => self.offsets[1],
+            MoveField::Player => self.offsets[2],
+        }
+    }
 }
 
 /// Where the newlines of the input are, for turning offsets into lines and
@@ -281,18 +296,31 @@ impl<R: Read> Reader<R> {
         Ok(Some(Case {
             size,
             moves: played,
+            size_at: n_at,
+            names_at,
         }))
+    }
+
+    /// Where an offset of the test case just read lies, named by that case
+    /// and the given move.
+    pub fn position(&self, offset: u64, r#move: Option<u64>) -> Position {
+        let (line, column) = self.log.borrow().line_and_column(offset);
+        Position {
+            line,
+            column,
+            case: (self.case > 0).then_some(self.case),
+            r#move,
+        }
     }
 
     /// The error for a move the engine refused, at the value it is about.
     #[cold]
     pub fn reject(&self, refused: &Move, why: MoveError) -> Error {
-        let at = match why.field() {
-            MoveField::Row => refused.offsets[0],
-            MoveField::Column => refused.offsets[1],
-            MoveField::Player => refused.offsets[2],
-        };
-        self.error(at, Some(refused.number), why.into())
+        self.error(
+            refused.offset(why.field()),
+            Some(refused.number),
+            why.into(),
+        )
     }
 
     /// The next top-level value, which must be an array; `None` at the end
@@ -430,17 +458,10 @@ impl<R: Read> Reader<R> {
 
     #[cold]
     fn error(&self, offset: u64, r#move: Option<u64>, kind: DataErrorKind) -> Error {
-        let (line, column) = self.log.borrow().line_and_column(offset);
-        let case = (self.case > 0).then_some(self.case);
         Error::Data {
             input: self.name.clone(),
             error: DataError {
-                position: Position {
-                    line,
-                    column,
-                    case,
-                    r#move,
-                },
+                position: self.position(offset, r#move),
                 kind,
             },
         }

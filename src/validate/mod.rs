@@ -10,9 +10,10 @@
 //!
 //! Only the Coding Ninjas format exists so far.
 
+pub mod leetcode;
 pub mod strict;
 
-use crate::engine::{AfterWin, BoardSize, MoveError, Player, Rules, TicTacToe};
+use crate::engine::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
 use crate::error::Position;
 use std::fmt;
 use std::io::{self, Read};
@@ -123,6 +124,10 @@ pub enum Rule {
     /// A move off the board, by no player, or onto a taken cell.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// A LeetCode transcript that breaks its format (JSON, method names,
+    /// arity); nothing after it can be read.
+    #[error("{0}")]
+    Format(String),
 }
 
 /// One violation: where, and which rule.
@@ -152,6 +157,106 @@ pub struct Summary {
     pub drawn: u64,
     /// Cases that end with no winner and empty cells.
     pub unfinished: u64,
+}
+
+impl Summary {
+    /// Counts a finished case.
+    pub(crate) fn add_case(&mut self, game: &TicTacToe, board: BoardSize) {
+        let n = u64::from(board.get());
+        self.cases += 1;
+        self.min_n = self.min_n.min(n);
+        self.max_n = self.max_n.max(n);
+        self.moves += game.moves_played();
+        match game.winner() {
+            Some((Player::One, _)) => self.won_by[0] += 1,
+            Some((Player::Two, _)) => self.won_by[1] += 1,
+            None if game.moves_played() == board.cells() => self.drawn += 1,
+            None => self.unfinished += 1,
+        }
+    }
+}
+
+/// T, N or Q against its bounds.
+pub(crate) fn range_rule(name: &'static str, value: i64, min: u64, max: u64) -> Option<Rule> {
+    let inside = u64::try_from(value).is_ok_and(|value| (min..=max).contains(&value));
+    (!inside).then_some(Rule::OutOfRange {
+        name,
+        value,
+        min,
+        max,
+    })
+}
+
+/// Q against its bounds, which depend on N.
+pub(crate) fn q_rule(limits: &Limits, q: i64, n: i64) -> Option<Rule> {
+    let n = u64::try_from(n).unwrap_or(0);
+    let cells = n.saturating_mul(n);
+    let min_q = limits.min_q;
+    let max_q = limits.max_q.map_or(cells, |max| max.min(cells));
+    Some(match u64::try_from(q) {
+        Ok(found) if found < min_q && min_q > cells && n > 0 => Rule::NoValidQ {
+            q,
+            n,
+            cells,
+            min_q,
+            smallest: (1..).find(|&k: &u64| k * k >= min_q).unwrap_or(1),
+        },
+        Ok(found) if found > cells => Rule::TooManyMoves { q, n, cells },
+        Ok(found) if (min_q..=max_q).contains(&found) => return None,
+        _ => Rule::OutOfRange {
+            name: "Q",
+            value: q,
+            min: min_q,
+            max: max_q,
+        },
+    })
+}
+
+/// The guarantees a game's moves must keep, whatever the format: each move
+/// to an empty cell on the board by player 1 or 2, players alternating, no
+/// move after a win (reported once a case).
+#[derive(Default)]
+pub(crate) struct Referee {
+    previous_player: Option<Player>,
+    after_win_reported: bool,
+}
+
+impl Referee {
+    /// Plays a move on `game` (which lets play go on after a win) and
+    /// reports each rule it breaks with the field it is about, in column order.
+    pub(crate) fn judge<E>(
+        &mut self,
+        game: &mut TicTacToe,
+        (row, col, player): (i64, i64, i64),
+        mut report: impl FnMut(MoveField, Rule) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if let (Some((winner, at_move)), false) = (game.winner(), self.after_win_reported) {
+            self.after_win_reported = true;
+            report(MoveField::Row, Rule::AfterWin { winner, at_move })?;
+        }
+        if let Err(why) = game.play(row, col, player) {
+            report(why.field(), why.into())?;
+        }
+        if let Some(mover) = Player::from_number(player) {
+            if self.previous_player == Some(mover) {
+                let rule = Rule::NotAlternating {
+                    player: mover.number(),
+                };
+                report(MoveField::Player, rule)?;
+            }
+            self.previous_player = Some(mover);
+        }
+        Ok(())
+    }
+}
+
+/// The rules `validate` leaves to the engine, played on in every case so
+/// that moves after a win are still checked.
+pub(crate) fn referee_rules() -> Rules {
+    Rules {
+        after_win: AfterWin::Continue,
+        ..Rules::default()
+    }
 }
 
 impl fmt::Display for Summary {
@@ -189,6 +294,35 @@ pub struct Report {
 }
 
 impl Report {
+    /// No violations yet and nothing counted.
+    pub(crate) fn empty() -> Report {
+        Report {
+            violations: Vec::new(),
+            capped: false,
+            summary: Summary {
+                min_n: u64::MAX,
+                ..Summary::default()
+            },
+        }
+    }
+
+    /// Records a violation; false once the cap is reached.
+    pub(crate) fn add(&mut self, violation: Violation, max_errors: usize) -> bool {
+        self.violations.push(violation);
+        if self.violations.len() >= max_errors.max(1) {
+            self.capped = true;
+            return false;
+        }
+        true
+    }
+
+    /// Finishes the summary of a file with no cases.
+    pub(crate) fn finish(mut self) -> Report {
+        if self.summary.cases == 0 {
+            self.summary.min_n = 0;
+        }
+        self
+    }
     /// Whether the file is valid.
     pub fn is_valid(&self) -> bool {
         self.violations.is_empty()
@@ -216,14 +350,7 @@ pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Res
         reader: StrictReader::new(input),
         limits: *limits,
         max_errors: max_errors.max(1),
-        report: Report {
-            violations: Vec::new(),
-            capped: false,
-            summary: Summary {
-                min_n: u64::MAX,
-                ..Summary::default()
-            },
-        },
+        report: Report::empty(),
         case: None,
         r#move: None,
     };
@@ -231,11 +358,7 @@ pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Res
         Ok(()) | Err(Halt::Stop) => {}
         Err(Halt::Io(error)) => return Err(error),
     }
-    let mut report = validator.report;
-    if report.summary.cases == 0 {
-        report.summary.min_n = 0;
-    }
-    Ok(report)
+    Ok(validator.report.finish())
 }
 
 struct Validator<R> {
@@ -253,15 +376,7 @@ impl<R: Read> Validator<R> {
     fn run(&mut self) -> Result<(), Halt> {
         let (t, spot) = self.header("the number of test cases T")?;
         self.check_range("T", t, self.limits.min_t, self.limits.max_t, spot)?;
-        let mut game = TicTacToe::with_rules(
-            BoardSize::MIN,
-            Rules {
-                // Moves after a win are reported here, once; the game goes on
-                // so that later moves are still checked.
-                after_win: AfterWin::Continue,
-                ..Rules::default()
-            },
-        );
+        let mut game = TicTacToe::with_rules(BoardSize::MIN, referee_rules());
         for case in 1..=u64::try_from(t).unwrap_or(0) {
             self.case = Some(case);
             self.r#move = None;
@@ -288,8 +403,7 @@ impl<R: Read> Validator<R> {
         }
         let board = BoardSize::new(n).ok();
         game.reset(board.unwrap_or(BoardSize::MIN));
-        let mut previous_player = None;
-        let mut after_win_reported = false;
+        let mut referee = Referee::default();
         for number in 1..=u64::try_from(q).unwrap_or(0) {
             self.r#move = Some(number);
             let row = self.field("the row of a move", Separator::Space)?;
@@ -302,51 +416,20 @@ impl<R: Read> Validator<R> {
                 // With no board there is nothing to check the move against.
                 continue;
             }
-            if let (Some((winner, at_move)), false) = (game.winner(), after_win_reported) {
-                after_win_reported = true;
-                self.violate(row.spot, Rule::AfterWin { winner, at_move })?;
-            }
-            if let Err(why) = game.play(r, c, p) {
-                let spot = match why {
-                    MoveError::ColumnOffBoard { .. } => col.spot,
-                    MoveError::BadPlayer(_) => player.spot,
-                    _ => row.spot,
+            referee.judge(game, (r, c, p), |field, rule| {
+                let spot = match field {
+                    MoveField::Row => row.spot,
+                    MoveField::Column => col.spot,
+                    MoveField::Player => player.spot,
                 };
-                self.violate(spot, why.into())?;
-            }
-            // Last, so violations of one move come in column order.
-            if let Some(mover) = Player::from_number(p) {
-                if previous_player == Some(mover) {
-                    self.violate(
-                        player.spot,
-                        Rule::NotAlternating {
-                            player: mover.number(),
-                        },
-                    )?;
-                }
-                previous_player = Some(mover);
-            }
+                self.violate(spot, rule)
+            })?;
         }
         self.r#move = None;
         if let Some(board) = board {
-            self.tally(game, board);
+            self.report.summary.add_case(game, board);
         }
         Ok(())
-    }
-
-    fn tally(&mut self, game: &TicTacToe, board: BoardSize) {
-        let summary = &mut self.report.summary;
-        let n = u64::from(board.get());
-        summary.cases += 1;
-        summary.min_n = summary.min_n.min(n);
-        summary.max_n = summary.max_n.max(n);
-        summary.moves += game.moves_played();
-        match game.winner() {
-            Some((Player::One, _)) => summary.won_by[0] += 1,
-            Some((Player::Two, _)) => summary.won_by[1] += 1,
-            None if game.moves_played() == board.cells() => summary.drawn += 1,
-            None => summary.unfinished += 1,
-        }
     }
 
     /// Reads T, N or Q, alone on its line. Without its value the rest of
@@ -379,45 +462,17 @@ impl<R: Read> Validator<R> {
         max: u64,
         spot: Spot,
     ) -> Result<(), Halt> {
-        let inside = u64::try_from(value).is_ok_and(|value| (min..=max).contains(&value));
-        if !inside {
-            self.violate(
-                spot,
-                Rule::OutOfRange {
-                    name,
-                    value,
-                    min,
-                    max,
-                },
-            )?;
+        match range_rule(name, value, min, max) {
+            Some(rule) => self.violate(spot, rule),
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    /// Q against its bounds, which depend on N.
     fn check_q(&mut self, q: i64, n: i64, spot: Spot) -> Result<(), Halt> {
-        let n = u64::try_from(n).unwrap_or(0);
-        let cells = n.saturating_mul(n);
-        let min_q = self.limits.min_q;
-        let max_q = self.limits.max_q.map_or(cells, |max| max.min(cells));
-        let rule = match u64::try_from(q) {
-            Ok(found) if found < min_q && min_q > cells && n > 0 => Rule::NoValidQ {
-                q,
-                n,
-                cells,
-                min_q,
-                smallest: (1..).find(|&k: &u64| k * k >= min_q).unwrap_or(1),
-            },
-            Ok(found) if found > cells => Rule::TooManyMoves { q, n, cells },
-            Ok(found) if (min_q..=max_q).contains(&found) => return Ok(()),
-            _ => Rule::OutOfRange {
-                name: "Q",
-                value: q,
-                min: min_q,
-                max: max_q,
-            },
-        };
-        self.violate(spot, rule)
+        match q_rule(&self.limits, q, n) {
+            Some(rule) => self.violate(spot, rule),
+            None => Ok(()),
+        }
     }
 
     #[cold]
@@ -431,20 +486,19 @@ impl<R: Read> Validator<R> {
 
     #[cold]
     fn violate(&mut self, spot: Spot, rule: Rule) -> Result<(), Halt> {
-        self.report.violations.push(Violation {
-            position: Position {
-                line: spot.line,
-                column: spot.column,
-                case: self.case,
-                r#move: self.r#move,
-            },
-            rule,
-        });
-        if self.report.violations.len() >= self.max_errors {
-            self.report.capped = true;
-            return Err(Halt::Stop);
+        let position = Position {
+            line: spot.line,
+            column: spot.column,
+            case: self.case,
+            r#move: self.r#move,
+        };
+        match self
+            .report
+            .add(Violation { position, rule }, self.max_errors)
+        {
+            true => Ok(()),
+            false => Err(Halt::Stop),
         }
-        Ok(())
     }
 }
 

@@ -1,0 +1,18 @@
+//! Fuzzes the strict validator: any bytes give a report, and a file it calls
+//! valid is one the solver solves.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tictactoe::cmd::solve::run_stream;
+use tictactoe::engine::Rules;
+use tictactoe::error::InputName;
+use tictactoe::validate::{Limits, validate};
+
+fuzz_target!(|data: &[u8]| {
+    let report = validate(data, &Limits::default(), 20).expect("reading memory cannot fail");
+    if report.is_valid() {
+        let mut out = Vec::new();
+        let solved = run_stream(data, InputName::Stdin, Rules::default(), &mut out);
+        assert!(solved.is_ok(), "valid but unsolvable: {solved:?}");
+    }
+});

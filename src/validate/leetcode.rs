@@ -1,0 +1,157 @@
+//! Validating LeetCode transcripts: the format's structure, then the same
+//! bounds and guarantees as a Coding Ninjas file.
+//!
+//! JSON leaves the layout free, so there is no canonical spacing to demand:
+//! what is checked is the structure (two arrays per test case, the method
+//! names, each call's arity), T, N and Q against the limits, and every move
+//! against the game.
+
+use super::{Limits, Referee, Report, Rule, Violation, q_rule, range_rule, referee_rules};
+use crate::engine::{BoardSize, TicTacToe};
+use crate::error::{Error, InputName, Position};
+use crate::reader::leetcode::Reader;
+use std::io::{self, Read};
+
+/// Validates a LeetCode transcript. Like [`super::validate`], it lists every
+/// violation up to `max_errors`; a format error ends the list, since
+/// nothing after it can be read with any meaning.
+pub fn validate_leetcode(
+    input: impl Read,
+    limits: &Limits,
+    max_errors: usize,
+) -> io::Result<Report> {
+    let mut reader = Reader::new(input, InputName::Stdin);
+    let mut report = Report::empty();
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, referee_rules());
+    let mut cases = 0u64;
+    loop {
+        let case = match reader.next_case() {
+            Ok(Some(case)) => case,
+            Ok(None) => break,
+            Err(Error::Data { error, .. }) => {
+                let violation = Violation {
+                    position: error.position,
+                    rule: Rule::Format(error.kind.to_string()),
+                };
+                report.add(violation, max_errors);
+                return Ok(report.finish());
+            }
+            Err(Error::Read { source, .. }) => return Err(source),
+            Err(other) => return Err(io::Error::other(other.to_string())),
+        };
+        cases += 1;
+        let n = i64::from(case.size.get());
+        let q = i64::try_from(case.moves.len()).unwrap_or(i64::MAX);
+        // In file order: the method names (which count Q) come before N.
+        let header_rules = [
+            (case.names_at, q_rule(limits, q, n)),
+            (case.size_at, range_rule("N", n, limits.min_n, limits.max_n)),
+        ];
+        for (at, rule) in header_rules {
+            if let Some(rule) = rule {
+                let position = reader.position(at, None);
+                if !report.add(Violation { position, rule }, max_errors) {
+                    return Ok(report.finish());
+                }
+            }
+        }
+        game.reset(case.size);
+        let mut referee = Referee::default();
+        for played in &case.moves {
+            let judged = referee.judge(
+                &mut game,
+                (played.row, played.col, played.player),
+                |field, rule| {
+                    let position = reader.position(played.offset(field), Some(played.number));
+                    match report.add(Violation { position, rule }, max_errors) {
+                        true => Ok(()),
+                        false => Err(()),
+                    }
+                },
+            );
+            if judged.is_err() {
+                return Ok(report.finish());
+            }
+        }
+        report.summary.add_case(&game, case.size);
+    }
+    let t = i64::try_from(cases).unwrap_or(i64::MAX);
+    if let Some(rule) = range_rule("T", t, limits.min_t, limits.max_t) {
+        // T is the number of test cases, which a transcript never states.
+        let position = Position {
+            line: 1,
+            column: 1,
+            case: None,
+            r#move: None,
+        };
+        report.add(Violation { position, rule }, max_errors);
+    }
+    Ok(report.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violations(input: &str) -> Vec<String> {
+        validate_leetcode(input.as_bytes(), &Limits::default(), 20)
+            .expect("reading memory")
+            .violations
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_example_is_valid() {
+        let example = "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\",\"move\",\"move\",\"move\"]\n\
+                       [[3],[0,0,1],[0,2,2],[2,2,1],[1,1,2],[2,0,1],[1,0,2],[2,1,1]]\n";
+        let report = validate_leetcode(example.as_bytes(), &Limits::default(), 20).expect("memory");
+        assert!(report.is_valid(), "{:?}", report.violations);
+        assert_eq!(report.summary.cases, 1);
+        assert_eq!(report.summary.won_by, [1, 0]);
+    }
+
+    #[test]
+    fn bounds_and_guarantees_are_checked_with_positions() {
+        let text = "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\",\"move\",\"move\"]\n\
+                    [[3],[0,0,1],[0,0,2],[1,1,2],[2,2,2],[0,1,1],[0,2,1]]\n";
+        assert_eq!(
+            violations(text),
+            [
+                "line 2, column 15: case 1, move 2: cell (0, 0) is already taken",
+                "line 2, column 27: case 1, move 3: player 2 moves twice in a row: players must alternate",
+                "line 2, column 35: case 1, move 4: player 2 moves twice in a row: players must alternate",
+                "line 2, column 51: case 1, move 6: player 1 moves twice in a row: players must alternate",
+            ]
+        );
+        let small = "[\"TicTacToe\",\"move\"]\n[[2],[0,0,1]]\n";
+        let found = violations(small);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("line 1, column 1: case 1: Q = 1 is below the minimum 5, and no Q could be valid here"), "{found:?}");
+        let large = "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\",\"move\"]\n\
+                     [[101],[0,0,1],[0,1,2],[0,2,1],[0,3,2],[0,4,1]]\n";
+        assert_eq!(
+            violations(large),
+            ["line 2, column 3: case 1: N = 101 is out of range: 1 <= N <= 100"]
+        );
+    }
+
+    #[test]
+    fn a_format_error_ends_the_list() {
+        let found = violations("[\"TicTacToe\",\"jump\"]\n[[3],[0,0,1]]\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("line 1, column 14: case 1"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn an_empty_transcript_has_too_few_cases() {
+        assert_eq!(
+            violations(""),
+            ["line 1, column 1: T = 0 is out of range: 1 <= T <= 100"]
+        );
+    }
+}
