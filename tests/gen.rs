@@ -339,4 +339,12 @@ fn a_leetcode_test_folder_has_leetcode_answers() {
     let answer = std::fs::read_to_string(dir.path().join("01.ans")).expect("answer written");
     assert!(answer.starts_with("[null,"), "{answer}");
     tictactoe().arg("test").arg(dir.path()).assert().success();
+    // Without its answer file, a LeetCode test is judged by the built-in solver.
+    std::fs::remove_file(dir.path().join("02.ans")).expect("answer exists");
+    tictactoe()
+        .arg("test")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 passed, 0 failed"));
 }

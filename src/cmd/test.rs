@@ -1,7 +1,7 @@
 //! `test`: runs a solution over a folder of tests and gives a verdict per test, like `oj test`.
 
-use crate::cmd::solve::run_stream;
-use crate::config::TestConfig;
+use crate::cmd::solve::run_stream_as;
+use crate::config::{InputFormat, TestConfig};
 use crate::error::{Error, InputName};
 use crate::judge::{self, Verdict};
 use std::collections::BTreeMap;
@@ -150,9 +150,10 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
     let input = File::open(&test.input)
         .map_err(|e| format!("cannot open {}: {e}", test.input.display()))?;
     let mut answer = Vec::new();
-    run_stream(
+    run_stream_as(
         BufReader::new(input),
         InputName::Path(test.input.clone()),
+        InputFormat::Auto,
         config.rules,
         &mut answer,
     )
