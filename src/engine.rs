@@ -491,7 +491,9 @@ impl TicTacToe {
     /// Places `player`'s mark at (`row`, `col`): the problem's `move`.
     ///
     /// Refused moves leave the game unchanged.
-    #[inline]
+    // Always inlined: it is the solver's inner loop, and a call returns its
+    // result through memory.
+    #[inline(always)]
     pub fn play(&mut self, row: i64, col: i64, player: i64) -> Result<Outcome, MoveError> {
         // One unsigned comparison each: negative values wrap past N.
         if row as u64 >= u64::from(self.n) {
