@@ -61,15 +61,6 @@ enum Command {
     /// Play every case and print one line of results per case (the default).
     #[command(after_long_help = SOLVE_HELP)]
     Solve(SolveArgs),
-    /// Rewrite an input in the other format (Coding Ninjas <-> LeetCode), keeping its meaning.
-    #[command(after_long_help = CONVERT_HELP)]
-    Convert(ConvertArgs),
-    /// Replay one case and draw the board after every move.
-    #[command(after_long_help = TRACE_HELP)]
-    Trace(TraceArgs),
-    /// Print shell completions for bash, zsh or fish.
-    #[command(after_long_help = COMPLETIONS_HELP)]
-    Completions(CompletionsArgs),
     /// Check that an input is exactly canonical and keeps every constraint and guarantee.
     #[command(after_long_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
@@ -85,6 +76,15 @@ enum Command {
     /// Hunt for an input where a solution and the reference disagree, and shrink it.
     #[command(after_long_help = STRESS_HELP)]
     Stress(StressArgs),
+    /// Rewrite an input in the other format (Coding Ninjas <-> LeetCode), keeping its meaning.
+    #[command(after_long_help = CONVERT_HELP)]
+    Convert(ConvertArgs),
+    /// Replay one case and draw the board after every move.
+    #[command(after_long_help = TRACE_HELP)]
+    Trace(TraceArgs),
+    /// Print shell completions for bash, zsh or fish.
+    #[command(after_long_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
 }
 
 const CHECK_HELP: &str = "\
