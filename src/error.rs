@@ -209,6 +209,15 @@ pub enum Error {
     Usage(String),
 }
 
+/// A token as messages quote it: its first bytes, and `...` when it goes on.
+pub fn quote_token(shown: &[u8], goes_on: bool) -> String {
+    let mut text = String::from_utf8_lossy(shown).into_owned();
+    if goes_on {
+        text.push_str("...");
+    }
+    text
+}
+
 /// Names a file in a data error; standard input goes unnamed.
 fn input_prefix(input: &InputName) -> String {
     match input {

@@ -1,6 +1,8 @@
 //! `convert`: every bundled fixture survives the round trip to the other
 //! format and back, and means the same in both formats under each policy.
 
+mod common;
+
 use assert_cmd::Command;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -52,33 +54,14 @@ fn format_of(input: &Path, text: &[u8]) -> Format {
 }
 
 fn fixture_inputs() -> Vec<PathBuf> {
-    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-            .expect("fixtures directory is readable")
-            .map(|entry| entry.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, found);
-            } else if path.extension().is_some_and(|ext| ext == "in") {
-                found.push(path);
-            }
-        }
-    }
     // The fixtures whose inputs are problem files. (check's are solutions'
     // outputs, gen's are empty, and validate's are broken for the strict
     // validator on purpose.)
-    let mut found = Vec::new();
-    for dir in ["convert", "leetcode", "solve", "trace"] {
-        walk(
-            &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("fixtures")
-                .join(dir),
-            &mut found,
-        );
-    }
-    found
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    ["convert", "leetcode", "solve", "trace"]
+        .iter()
+        .flat_map(|dir| common::fixture_inputs(&root.join(dir)))
+        .collect()
 }
 
 /// Runs the binary on `input`: exit status, standard output, standard error.

@@ -6,24 +6,11 @@
 //! absent); `NAME.err`, when present, the exact expected standard error.
 //! Arguments may name files relative to the repository root.
 
+mod common;
+
 use assert_cmd::Command;
 use std::fs;
-use std::path::{Path, PathBuf};
-
-fn fixture_inputs(dir: &Path, found: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("fixtures directory is readable")
-        .map(|entry| entry.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            fixture_inputs(&path, found);
-        } else if path.extension().is_some_and(|ext| ext == "in") {
-            found.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 fn sibling(input: &Path, ext: &str) -> Option<Vec<u8>> {
     fs::read(input.with_extension(ext)).ok()
@@ -32,8 +19,7 @@ fn sibling(input: &Path, ext: &str) -> Option<Vec<u8>> {
 #[test]
 fn every_fixture_gives_its_expected_output_status_and_message() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut inputs = Vec::new();
-    fixture_inputs(&root.join("fixtures"), &mut inputs);
+    let inputs = common::fixture_inputs(&root.join("fixtures"));
     assert!(
         inputs.len() >= 30,
         "fixtures went missing: {}",

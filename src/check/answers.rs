@@ -4,6 +4,7 @@
 //! tokens are all the same; but a line feed ends a case, since one line per
 //! case is required.
 
+use crate::error::quote_token;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -192,11 +193,7 @@ impl<R: Read> AnswerReader<R> {
             }
             self.fill()?;
         }
-        let mut text = String::from_utf8_lossy(&quoted).into_owned();
-        if length > quoted.len() {
-            text.push_str("...");
-        }
-        self.other = text;
+        self.other = quote_token(&quoted, length > quoted.len());
         Ok(Item::Other)
     }
 

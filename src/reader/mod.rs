@@ -7,7 +7,7 @@
 pub mod coding_ninjas;
 pub mod leetcode;
 
-use crate::error::{DataError, DataErrorKind, Position};
+use crate::error::{DataError, DataErrorKind, Position, quote_token};
 use std::io::{self, Read};
 
 /// Bytes read per `read` call: 64-128 KiB reads measured about 4x faster
@@ -163,11 +163,7 @@ impl<R: Read> Chunks<R> {
         let rest = &self.bytes()[start..];
         let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
         let shown = &rest[..len.min(32)];
-        let mut text = String::from_utf8_lossy(shown).into_owned();
-        if len > shown.len() || (len == rest.len() && !self.eof) {
-            text.push_str("...");
-        }
-        text
+        quote_token(shown, len > shown.len() || (len == rest.len() && !self.eof))
     }
 }
 

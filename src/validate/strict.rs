@@ -11,6 +11,7 @@
 //! Line and column are tracked as separators are consumed (the layout puts a
 //! known separator after every token, so this costs one addition per line).
 
+use crate::error::quote_token;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -281,11 +282,7 @@ impl<R: Read> StrictReader<R> {
             }
             self.fill()?;
         }
-        let mut text = String::from_utf8_lossy(&quoted).into_owned();
-        if length > quoted.len() {
-            text.push_str("...");
-        }
-        Ok((text, numeric, length))
+        Ok((quote_token(&quoted, length > quoted.len()), numeric, length))
     }
 
     /// Reads a token that is not a canonical integer: what it is worth, if

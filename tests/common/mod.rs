@@ -1,0 +1,26 @@
+//! Helpers shared by the integration tests.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `NAME.in` below `dir`, in sorted order: the fixtures there.
+pub fn fixture_inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    walk(dir, &mut found);
+    found
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("fixtures directory is readable")
+        .map(|entry| entry.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "in") {
+            found.push(path);
+        }
+    }
+}
