@@ -91,12 +91,12 @@ pub fn run(config: Config) -> Result<u8, Error> {
         }
         Config::Validate(validate) => cmd::validate::run(
             &validate,
-            input::create(&config::OutputTarget::Stdout)?,
+            input::create(&OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
         Config::Check(check) => cmd::check::run(
             &check,
-            input::create(&config::OutputTarget::Stdout)?,
+            input::create(&OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
         Config::Gen(generator) => {
