@@ -331,3 +331,23 @@ fn interrupted_reads_are_retried() {
         .expect("interruptions are retried");
     assert_eq!(out, expected);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn through_the_binary_arbitrary_bytes_exit_0_or_65_for_solve_and_0_or_1_for_validate(
+        bytes in prop::collection::vec(any::<u8>(), 0..120),
+        digits_and_spaces in prop::collection::vec(prop::sample::select(b"0123456789 \n".to_vec()), 0..120),
+    ) {
+        for input in [bytes, digits_and_spaces] {
+            let solved = tictactoe().write_stdin(input.clone()).output().expect("binary runs");
+            prop_assert!(matches!(solved.status.code(), Some(0 | 65)), "solve: {:?}", solved.status);
+            let validated = tictactoe().arg("validate").write_stdin(input).output().expect("binary runs");
+            prop_assert!(matches!(validated.status.code(), Some(0 | 1)), "validate: {:?}", validated.status);
+            for stderr in [&solved.stderr, &validated.stderr] {
+                prop_assert!(!String::from_utf8_lossy(stderr).contains("panicked"));
+            }
+        }
+    }
+}
