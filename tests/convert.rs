@@ -177,16 +177,6 @@ fn every_bundled_fixture_in_a_valid_format_survives_the_round_trip() {
     assert!(refused > 0, "the format-error fixtures went missing");
 }
 
-/// A Coding Ninjas answer line as LeetCode prints it.
-fn as_leetcode_line(line: &str) -> String {
-    let results: String = line
-        .split(' ')
-        .filter(|result| !result.is_empty())
-        .map(|result| format!(",{result}"))
-        .collect();
-    format!("[null{results}]")
-}
-
 /// An error message without its line and column, which differ between formats.
 fn without_position(stderr: &str) -> String {
     match stderr.split_once(", column ") {
@@ -220,7 +210,7 @@ fn every_fixture_case_gives_the_same_answers_in_both_formats_under_each_policy()
             let (lc_code, lc_out, lc_err) = run(&args(Format::Leetcode), &leetcode);
             let expected: Vec<String> = String::from_utf8_lossy(&cn_out)
                 .lines()
-                .map(as_leetcode_line)
+                .map(common::as_leetcode_line)
                 .collect();
             let found: Vec<String> = String::from_utf8_lossy(&lc_out)
                 .lines()

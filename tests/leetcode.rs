@@ -1,6 +1,8 @@
 //! LeetCode's transcript format as its users meet it: detection, LeetCode's
 //! own outputs, errors, and the same answers as the Coding Ninjas format.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
@@ -95,16 +97,6 @@ fn output_into_a_full_disk_exits_74() {
     assert_eq!(output.status.code(), Some(74));
 }
 
-/// A Coding Ninjas answer line as LeetCode prints it.
-fn as_leetcode_line(line: &str) -> String {
-    let results: String = line
-        .split(' ')
-        .filter(|result| !result.is_empty())
-        .map(|result| format!(",{result}"))
-        .collect();
-    format!("[null{results}]")
-}
-
 /// An error message without its line and column, which differ between formats.
 fn without_position(message: &str) -> String {
     match message.split_once(": ") {
@@ -176,7 +168,7 @@ proptest! {
                 let rules = Rules { after_win, engine };
                 let (cn_out, cn_error) = solve(&coding_ninjas, InputFormat::CodingNinjas, rules);
                 let (lc_out, lc_error) = solve(&leetcode, format, rules);
-                let expected: Vec<String> = cn_out.lines().map(as_leetcode_line).collect();
+                let expected: Vec<String> = cn_out.lines().map(common::as_leetcode_line).collect();
                 let found: Vec<&str> = lc_out.lines().collect();
                 prop_assert_eq!(found, expected, "{:?}", rules);
                 prop_assert_eq!(lc_error, cn_error, "{:?}", rules);

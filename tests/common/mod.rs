@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+// Each test crate compiles this module and uses only part of it.
+#![allow(dead_code)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -23,4 +26,14 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
             found.push(path);
         }
     }
+}
+
+/// A Coding Ninjas answer line as LeetCode prints it.
+pub fn as_leetcode_line(line: &str) -> String {
+    let results: String = line
+        .split(' ')
+        .filter(|result| !result.is_empty())
+        .map(|result| format!(",{result}"))
+        .collect();
+    format!("[null{results}]")
 }
