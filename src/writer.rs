@@ -44,6 +44,14 @@ impl<W: Write> ResultWriter<W> {
         self.buf.extend_from_slice(&pair.to_le_bytes());
     }
 
+    /// Appends the results (0, 1 or 2 each) of a batch of moves.
+    #[inline(always)]
+    pub fn push_numbers(&mut self, numbers: &[u8]) {
+        self.buf.reserve(2 * numbers.len());
+        self.buf
+            .extend(numbers.iter().flat_map(|&number| [b'0' + number, b' ']));
+    }
+
     /// Completes the case's line, writing completed lines out once enough
     /// have gathered.
     #[inline]

@@ -5,7 +5,10 @@
 //! the moves themselves are the engine's to judge, and [`Reader::reject`]
 //! turns the engine's refusal into an error pointing at the right token.
 
-use super::{BLOCK_WINDOW, BlockTokens, Chunks, Scanned, digits_value, is_space, scan_int};
+use super::{
+    BLOCK, BLOCK_WINDOW, BlockTokens, Chunks, LineMasks, Scanned, digits_value, is_space,
+    parse_move_line, scan_int,
+};
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
 use std::io::Read;
@@ -28,6 +31,39 @@ pub struct Move {
     pub col: i64,
     /// PLAYER, not yet checked.
     pub player: i64,
+}
+
+/// Moves read, played and written at a time.
+pub const BATCH: usize = 256;
+
+/// Moves read in one go by [`Reader::fill_batch`], with where they start.
+pub struct MoveBatch {
+    /// Row, column and player of each move; only the first `len` are read.
+    moves: [[u32; 3]; BATCH],
+    /// Absolute offset of each move's row token.
+    starts: [u64; BATCH],
+    /// How many moves were read.
+    len: usize,
+    /// The 1-based number of the first move in its case.
+    first: u64,
+}
+
+impl Default for MoveBatch {
+    fn default() -> MoveBatch {
+        MoveBatch {
+            moves: [[0; 3]; BATCH],
+            starts: [0; BATCH],
+            len: 0,
+            first: 0,
+        }
+    }
+}
+
+impl MoveBatch {
+    /// The moves read: row, column, player.
+    pub fn moves(&self) -> &[[u32; 3]] {
+        &self.moves[..self.len]
+    }
 }
 
 /// A streaming reader of one Coding Ninjas input.
@@ -153,6 +189,147 @@ impl<R: Read> Reader<R> {
         let (col, _) = self.next_int(expected(MoveField::Column), false)?;
         let (player, _) = self.next_int(expected(MoveField::Player), false)?;
         Ok(Move { row, col, player })
+    }
+
+    /// Reads up to `left` moves of the current case into `batch`, as long as
+    /// they are plain tokens the block scanner can take from buffered bytes.
+    /// Returns how many it read; 0 means the next move is [`next_move`]'s
+    /// (a refill, a sign, a long token). The moves' tokens stay buffered
+    /// until the next read, so [`reject_in_batch`] can still point at them.
+    ///
+    /// [`next_move`]: Reader::next_move
+    /// [`reject_in_batch`]: Reader::reject_in_batch
+    #[inline(always)]
+    pub fn fill_batch(&mut self, batch: &mut MoveBatch, left: u64) -> usize {
+        let want = left.min(BATCH as u64) as usize;
+        let mut got = self.fill_lines(batch, want);
+        if got == 0 {
+            got = self.fill_tokens(batch, want);
+        }
+        batch.first = self.r#move + 1;
+        batch.len = got;
+        self.r#move += got as u64;
+        got
+    }
+
+    /// Reads moves written one per line the usual way ([`parse_move_line`])
+    /// while they last, starting at the LF the reading position is on.
+    #[inline(always)]
+    fn fill_lines(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
+        let bytes = self.chunks.bytes();
+        let base = self.chunks.offset_of(0);
+        // The LF that ends the line before the next move's.
+        let mut last_newline = self.chunks.pos;
+        let mut got = 0;
+        'blocks: while got < want {
+            let at = last_newline;
+            let Some(window) = bytes
+                .get(at..at + BLOCK_WINDOW)
+                .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok())
+            else {
+                break;
+            };
+            // Lines are read off the LFs of whole blocks, so no line waits
+            // for the one before it to be read.
+            let masks = LineMasks::of(window);
+            let mut newlines = masks.newlines;
+            if newlines & 1 == 0 {
+                break;
+            }
+            let usual = masks.all_usual();
+            loop {
+                let line_start = newlines.trailing_zeros() as usize + 1;
+                newlines &= newlines - 1;
+                if newlines == 0 {
+                    // The line runs past the block: a new block from its LF,
+                    // unless the line is longer than a block.
+                    if line_start == 1 {
+                        break 'blocks;
+                    }
+                    continue 'blocks;
+                }
+                let line_end = newlines.trailing_zeros() as usize;
+                let mut word = [0; 8];
+                word.copy_from_slice(&window[line_start..line_start + 8]);
+                let word = u64::from_le_bytes(word);
+                let read = if usual {
+                    masks.move_at(word, (line_start - 1) as u32, line_end as u32)
+                } else {
+                    parse_move_line(word, line_end + 1 - line_start)
+                };
+                let Some(played) = read else {
+                    break 'blocks;
+                };
+                batch.moves[got] = played;
+                batch.starts[got] = base + (at + line_start) as u64;
+                last_newline = at + line_end;
+                got += 1;
+                if got == want {
+                    break 'blocks;
+                }
+            }
+        }
+        if got > 0 {
+            // The block's tokens lie behind the reading position now.
+            self.block = BlockTokens::default();
+            self.chunks.pos = last_newline;
+        }
+        got
+    }
+
+    /// Reads moves from the plain tokens of buffered blocks, however they
+    /// are spaced.
+    #[inline(always)]
+    fn fill_tokens(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
+        let bytes = self.chunks.bytes();
+        let base = self.chunks.offset_of(0);
+        let mut block = self.block;
+        let mut at = self.block_at;
+        let mut pos = self.chunks.pos;
+        let mut window = bytes
+            .get(at..at + BLOCK_WINDOW)
+            .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok());
+        let mut got = 0;
+        for (slot, start) in batch.moves[..want].iter_mut().zip(&mut batch.starts) {
+            if !block.has_move() {
+                window = bytes
+                    .get(pos..pos + BLOCK_WINDOW)
+                    .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok());
+                block = window.map_or_else(BlockTokens::default, BlockTokens::find);
+                at = pos;
+                if !block.has_move() {
+                    break;
+                }
+            }
+            let Some(window) = window else { break };
+            // A token starts within the block, so its 8-byte word is inside
+            // the window.
+            let value = |(start, count): (usize, usize)| {
+                let start = start % BLOCK;
+                let mut word = [0; 8];
+                word.copy_from_slice(&window[start..start + 8]);
+                digits_value(u64::from_le_bytes(word), count) as u32
+            };
+            let row = block.take();
+            let col = block.take();
+            let player = block.take();
+            *slot = [value(row), value(col), value(player)];
+            *start = base + (at + row.0) as u64;
+            pos = at + player.0 + player.1;
+            got += 1;
+        }
+        self.block = block;
+        self.block_at = at;
+        self.chunks.pos = pos;
+        got
+    }
+
+    /// The error for move `index` of `batch`, which the engine refused.
+    #[cold]
+    pub fn reject_in_batch(&mut self, batch: &MoveBatch, index: usize, why: MoveError) -> Error {
+        self.r#move = batch.first + index as u64;
+        self.move_start = batch.starts[index];
+        self.reject(why)
     }
 
     /// Finds the plain tokens of the block at the reading position, when a
