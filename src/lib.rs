@@ -65,6 +65,7 @@ pub mod error;
 pub mod generate;
 pub mod input;
 pub mod judge;
+pub mod parallel;
 pub mod reader;
 pub mod render;
 pub mod validate;

@@ -30,6 +30,12 @@ impl<W: Write> ResultWriter<W> {
         }
     }
 
+    /// The output, to swap for another between runs: a writer kept for
+    /// many runs keeps its buffer.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Starts a case's line.
     #[inline]
     pub fn begin_case(&mut self) {

@@ -6,6 +6,7 @@ use std::io::{self, Read};
 use tictactoe::cmd::solve::run_stream;
 use tictactoe::engine::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::error::{Error, InputName};
+use tictactoe::parallel::{self, Split};
 
 const POLICIES: [AfterWin; 3] = [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode];
 
@@ -206,5 +207,68 @@ proptest! {
         prop_assert!(matches!(result, Ok(()) | Err(Error::Data { .. })), "{:?}", result);
         // Whatever was written is whole lines.
         prop_assert!(out.is_empty() || out.ends_with(b"\n"));
+    }
+}
+
+/// Solves with the input split into parts of about `part_bytes`, on
+/// `workers` threads; one worker reads it as one stream.
+fn solve_split(
+    input: impl Read,
+    rules: Rules,
+    workers: usize,
+    part_bytes: usize,
+) -> (Vec<u8>, Option<String>) {
+    let mut out = Vec::new();
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let split = Split {
+        workers,
+        part_bytes,
+    };
+    let result = parallel::solve(input, InputName::Stdin, &mut game, &mut out, split);
+    (out, result.err().map(|error| error.to_string()))
+}
+
+/// Files the splitter must follow or hand back: good games, bad ones, and
+/// now and then a cut, a sign or a stray token.
+fn file_to_split() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop_oneof![3 => big_spaced_file(), 1 => spaced_file()],
+        prop_oneof![
+            4 => Just(None),
+            1 => (0usize..2000, prop::sample::select(vec![&b""[..], b"-", b"x", b" 7", b"\n9 9 9\n"]))
+                .prop_map(Some),
+        ],
+    )
+        .prop_map(|(text, damage)| {
+            let mut bytes = text.into_bytes();
+            if let Some((at, with)) = damage {
+                let at = at.min(bytes.len());
+                if with.is_empty() {
+                    bytes.truncate(at);
+                } else {
+                    bytes.splice(at..at, with.iter().copied());
+                }
+            }
+            bytes
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn split_solving_gives_the_streams_output_and_error(
+        bytes in file_to_split(),
+        workers in 2usize..=3,
+        part_bytes in 1usize..400,
+        sizes in prop::collection::vec(1usize..300, 1..4),
+        policy in 0usize..3,
+    ) {
+        let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
+        let stream = solve_split(&bytes[..], rules, 1, part_bytes);
+        let pieces = Pieces { data: &bytes, sizes, next: 0 };
+        let split = solve_split(pieces, rules, workers, part_bytes);
+        prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
+        prop_assert_eq!(split.1, stream.1);
     }
 }

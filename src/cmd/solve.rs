@@ -8,9 +8,8 @@ use crate::config::{InputFormat, InputSource, SolveConfig};
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
 use crate::input;
-use crate::reader::coding_ninjas::{BATCH, MoveBatch, Reader};
+use crate::parallel::{self, Split};
 use crate::reader::leetcode;
-use crate::writer::ResultWriter;
 use std::io::{BufWriter, Read, Write};
 
 /// Solves the inputs in order. On any error, the output holds exactly the
@@ -85,10 +84,7 @@ fn solve_coding_ninjas<W: Write>(
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
-    let mut writer = ResultWriter::new(output);
-    let solved = solve_stream(input, name, game, &mut writer);
-    let finished = writer.finish().map_err(Error::Write);
-    solved.and(finished)
+    parallel::solve(input, name, game, output, Split::default())
 }
 
 /// The LeetCode path: one `[null,0,...]` line per test case, each built
@@ -121,43 +117,4 @@ fn solve_leetcode<W: Write>(
     })();
     let finished = out.flush().map_err(Error::Write);
     solved.and(finished)
-}
-
-fn solve_stream<W: Write>(
-    input: impl Read,
-    name: InputName,
-    game: &mut TicTacToe,
-    writer: &mut ResultWriter<W>,
-) -> Result<(), Error> {
-    let mut reader = Reader::new(input, name);
-    let mut batch = MoveBatch::default();
-    let mut outcomes = [0; BATCH];
-    while let Some(case) = reader.next_case()? {
-        game.reset(case.size);
-        writer.begin_case();
-        let mut left = case.moves;
-        while left > 0 {
-            let read = reader.fill_batch(&mut batch, left);
-            if read == 0 {
-                // Whatever the block scanner leaves: one move the general way.
-                let played = reader.next_move()?;
-                match game.play(played.row, played.col, played.player) {
-                    Ok(outcome) => writer.push(outcome),
-                    Err(why) => return Err(reader.reject(why)),
-                }
-                left -= 1;
-                continue;
-            }
-            let outcomes = &mut outcomes[..read];
-            let played = game.play_batch(batch.moves(), outcomes);
-            if let Err((index, why)) = played {
-                writer.push_numbers(&outcomes[..index]);
-                return Err(reader.reject_in_batch(&batch, index, why));
-            }
-            writer.push_numbers(outcomes);
-            left -= read as u64;
-        }
-        writer.end_case().map_err(Error::Write)?;
-    }
-    Ok(())
 }

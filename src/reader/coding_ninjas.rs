@@ -85,22 +85,54 @@ pub struct Reader<R> {
     moves: u64,
     /// The current move, 1-based; 0 before the first.
     r#move: u64,
+    /// The last case to read, when the reader reads part of an input.
+    last_case: Option<u64>,
+}
+
+/// The cases a reader of part of an input reads: the part starts with the
+/// case after `before` and holds the cases up to `last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartCases {
+    /// T, if the part starts after it.
+    pub count: Option<u64>,
+    /// The cases before the part.
+    pub before: u64,
+    /// The part's last case; `None` for every case to the end of the input.
+    pub last: Option<u64>,
 }
 
 impl<R: Read> Reader<R> {
     /// A reader of `input`, called `name` in messages.
     pub fn new(input: R, name: InputName) -> Reader<R> {
+        let all = PartCases {
+            count: None,
+            before: 0,
+            last: None,
+        };
+        Reader::of_part(Chunks::new(input), name, all)
+    }
+
+    /// A reader of part of an input: `chunks` holds or reads the bytes from
+    /// the part's start, and `cases` says which cases they hold. After the
+    /// part's last case only space may follow, as after the input's last.
+    pub fn of_part(chunks: Chunks<R>, name: InputName, cases: PartCases) -> Reader<R> {
         Reader {
-            chunks: Chunks::new(input),
+            chunks,
             block: BlockTokens::default(),
             block_at: 0,
             move_start: 0,
             name,
-            cases: None,
-            case: 0,
+            cases: cases.count,
+            case: cases.before,
             moves: 0,
             r#move: 0,
+            last_case: cases.last,
         }
+    }
+
+    /// The reader's buffer, for reuse once reading is done.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.chunks.into_buffer()
     }
 
     /// Reads the next case's header, or checks that only space follows the
@@ -123,7 +155,8 @@ impl<R: Read> Reader<R> {
                 cases
             }
         };
-        if self.case == cases {
+        let last = self.last_case.map_or(cases, |last| last.min(cases));
+        if self.case >= last {
             self.expect_end()?;
             return Ok(None);
         }

@@ -6,6 +6,7 @@
 
 pub mod coding_ninjas;
 pub mod leetcode;
+pub mod split;
 
 use crate::error::{DataError, DataErrorKind, Position, quote_token};
 use std::io::{self, Read};
@@ -57,6 +58,27 @@ impl<R: Read> Chunks<R> {
             line_start_before_base: 0,
             eof: false,
         }
+    }
+
+    /// Wraps an input that continues one already partly read: its first
+    /// byte is at absolute offset `at`, which lies on line `line` (1-based)
+    /// whose first byte is at `line_start`. Positions in messages count
+    /// from the start of the whole input.
+    pub fn resume(inner: R, at: Resume) -> Chunks<R> {
+        let mut chunks = Chunks::new(inner);
+        chunks.place(at);
+        chunks
+    }
+
+    fn place(&mut self, at: Resume) {
+        self.base = at.offset;
+        self.lines_before_base = at.line - 1;
+        self.line_start_before_base = at.line_start;
+    }
+
+    /// The bytes held, for reuse once reading is done.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
     }
 
     /// The bytes read so far and still held.
@@ -164,6 +186,60 @@ impl<R: Read> Chunks<R> {
         let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
         let shown = &rest[..len.min(32)];
         quote_token(shown, len > shown.len() || (len == rest.len() && !self.eof))
+    }
+}
+
+impl Chunks<io::Empty> {
+    /// A reader's buffer over bytes already in memory, `bytes[..len]`: all
+    /// of an input from `at` on, or a whole part of it.
+    pub fn of_bytes(bytes: Vec<u8>, len: usize, at: Resume) -> Chunks<io::Empty> {
+        let mut chunks = Chunks {
+            inner: io::empty(),
+            end: len.min(bytes.len()),
+            buf: bytes,
+            pos: 0,
+            keep: 0,
+            base: 0,
+            lines_before_base: 0,
+            line_start_before_base: 0,
+            eof: true,
+        };
+        chunks.place(at);
+        chunks
+    }
+}
+
+/// Where a part of an input starts, for positions counted from the start
+/// of the whole input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// Absolute offset of the part's first byte.
+    pub offset: u64,
+    /// The 1-based line that byte is on.
+    pub line: u64,
+    /// Absolute offset of that line's first byte.
+    pub line_start: u64,
+}
+
+impl Resume {
+    /// The start of an input.
+    pub const START: Resume = Resume {
+        offset: 0,
+        line: 1,
+        line_start: 0,
+    };
+
+    /// Where the part after `bytes` starts, `bytes` starting here.
+    pub fn after(self, bytes: &[u8]) -> Resume {
+        let offset = self.offset + bytes.len() as u64;
+        match memchr::memrchr(b'\n', bytes) {
+            Some(last) => Resume {
+                offset,
+                line: self.line + memchr::memchr_iter(b'\n', bytes).count() as u64,
+                line_start: self.offset + last as u64 + 1,
+            },
+            None => Resume { offset, ..self },
+        }
     }
 }
 

@@ -1,0 +1,310 @@
+//! Solving the cases of one Coding Ninjas input on several threads.
+//!
+//! The splitter ([`crate::reader::split`]) cuts the input into parts of whole
+//! cases; part k goes to worker k mod W, and the parts' output is written in
+//! input order, so the output is byte for byte the single-threaded one. A
+//! part that fails ends the run with its completed lines written and nothing
+//! after them: the same "only whole lines of completed cases" as ever.
+//!
+//! Why: the reading and the game cost about the same per move, and both are
+//! the same work for every case, so whole cases in parallel scale with the
+//! cores where a pipeline of reader and engine would stop at two stages.
+
+use crate::engine::{BoardSize, Rules, TicTacToe};
+use crate::error::{Error, InputName};
+use crate::reader::Chunks;
+use crate::reader::coding_ninjas::{BATCH, MoveBatch, Reader};
+use crate::reader::split::{Next, PART_BYTES, Part, Splitter};
+use crate::writer::ResultWriter;
+use std::io::{self, Read, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// Parts handed to a worker and not yet written, at most: enough to keep it
+/// busy while the previous part's output is written.
+const IN_FLIGHT: usize = 2;
+
+/// A part to solve, with a buffer for its output.
+struct Job {
+    part: Part,
+    output: Vec<u8>,
+}
+
+/// A solved part: its output (the lines of its completed cases), its buffer
+/// back for reuse, and how solving ended.
+struct Solved {
+    output: Vec<u8>,
+    bytes: Vec<u8>,
+    result: Result<(), Error>,
+}
+
+/// How an input is split and solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Threads to solve on; below 2, the input is read as one stream.
+    pub workers: usize,
+    /// A part is cut at the first case start past this many bytes.
+    pub part_bytes: usize,
+}
+
+impl Default for Split {
+    /// One thread per core the process may use, and parts of [`PART_BYTES`].
+    fn default() -> Split {
+        Split {
+            workers: std::thread::available_parallelism().map_or(1, usize::from),
+            part_bytes: PART_BYTES,
+        }
+    }
+}
+
+/// Solves a Coding Ninjas input, on several threads when it is long enough
+/// to split, writing every completed case: the same output and errors as
+/// reading it as one stream.
+pub fn solve<W: Write>(
+    input: impl Read,
+    name: InputName,
+    game: &mut TicTacToe,
+    output: &mut W,
+    split: Split,
+) -> Result<(), Error> {
+    if split.workers < 2 {
+        return solve_with(Reader::new(input, name), game, output);
+    }
+    // An input of one part (every bundled example, most judges' files) is
+    // solved here, with no thread started.
+    let mut splitter = Splitter::new(input, split.part_bytes);
+    let read_error = |source| Error::Read {
+        input: name.clone(),
+        source,
+    };
+    let rest = match splitter.next_part(Vec::new()).map_err(read_error)? {
+        Next::Part(part) if part.cases.last.is_none() => {
+            let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
+            return solve_with(Reader::of_part(chunks, name, part.cases), game, output);
+        }
+        Next::Part(first) => {
+            let rules = game.rules();
+            match solve_parts(first, &mut splitter, &name, rules, split.workers, output)? {
+                Some(rest) => rest,
+                None => return Ok(()),
+            }
+        }
+        Next::Rest(rest) => rest,
+    };
+    // What the splitter could not follow: the streaming reader goes on from
+    // the last case start it found.
+    let buffered = io::Cursor::new(rest.bytes).take(rest.len as u64);
+    let chunks = Chunks::resume(buffered.chain(splitter.into_input()), rest.start);
+    solve_with(Reader::of_part(chunks, name, rest.cases), game, output)
+}
+
+/// Solves what `reader` reads, writing every completed case.
+fn solve_with<R: Read, W: Write>(
+    mut reader: Reader<R>,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    let mut writer = ResultWriter::new(output);
+    let solved = solve_cases(&mut reader, game, &mut writer);
+    let finished = writer.finish().map_err(Error::Write);
+    solved.and(finished)
+}
+
+/// Solves `first` and the parts after it on `workers` threads, writing their
+/// output in order. Returns the rest of the input when the splitter stopped
+/// before its end (for the streaming reader), or `None` when all was solved.
+fn solve_parts<R: Read, W: Write>(
+    first: Part,
+    splitter: &mut Splitter<R>,
+    name: &InputName,
+    rules: Rules,
+    workers: usize,
+    output: &mut W,
+) -> Result<Option<Part>, Error> {
+    std::thread::scope(|scope| {
+        let mut jobs = Vec::with_capacity(workers);
+        let mut results = Vec::with_capacity(workers);
+        for _ in 0..workers {
+            let (job_sender, job_receiver) = sync_channel::<Job>(IN_FLIGHT - 1);
+            let (solved_sender, solved_receiver) = sync_channel::<Solved>(IN_FLIGHT);
+            scope.spawn(move || work(job_receiver, solved_sender, name, rules));
+            jobs.push(job_sender);
+            results.push(solved_receiver);
+        }
+        let mut pool = Pool {
+            jobs,
+            results,
+            sent: 0,
+            written: 0,
+            spare_bytes: Vec::new(),
+            spare_outputs: Vec::new(),
+        };
+        let mut next = Next::Part(first);
+        loop {
+            let part = match next {
+                Next::Part(part) => part,
+                Next::Rest(rest) => {
+                    pool.write_all(output)?;
+                    return Ok(Some(rest));
+                }
+            };
+            let last = part.cases.last.is_none();
+            pool.send(part, output)?;
+            if last {
+                pool.write_all(output)?;
+                return Ok(None);
+            }
+            let spare = pool.spare_bytes.pop().unwrap_or_default();
+            next = match splitter.next_part(spare) {
+                Ok(next) => next,
+                Err(source) => {
+                    // Cases before the failed read are solved and written,
+                    // as the streaming reader would have.
+                    pool.write_all(output)?;
+                    return Err(Error::Read {
+                        input: name.clone(),
+                        source,
+                    });
+                }
+            };
+        }
+        // Returning drops the senders: workers finish their jobs and stop.
+    })
+}
+
+/// The workers' channels and what is in flight.
+struct Pool {
+    jobs: Vec<SyncSender<Job>>,
+    results: Vec<Receiver<Solved>>,
+    /// Parts sent; part k went to worker k mod W.
+    sent: usize,
+    /// Parts whose output is written.
+    written: usize,
+    spare_bytes: Vec<Vec<u8>>,
+    spare_outputs: Vec<Vec<u8>>,
+}
+
+impl Pool {
+    /// Sends a part to the next worker, first writing the oldest part's
+    /// output if that worker has enough in hand.
+    fn send(&mut self, part: Part, output: &mut impl Write) -> Result<(), Error> {
+        while self.sent - self.written >= IN_FLIGHT * self.jobs.len() {
+            self.write_next(output)?;
+        }
+        // A part's output is at most half its length, plus a line: a move
+        // takes at least 6 bytes and writes 2, a case at least 4 and writes 1.
+        // Room for it all up front means no buffer grows on a worker.
+        let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
+        output_buffer.clear();
+        output_buffer.reserve(part.len / 2 + 2);
+        let job = Job {
+            part,
+            output: output_buffer,
+        };
+        if self.jobs[self.sent % self.jobs.len()].send(job).is_err() {
+            return Err(worker_lost());
+        }
+        self.sent += 1;
+        Ok(())
+    }
+
+    /// Writes the output of every part sent.
+    fn write_all(&mut self, output: &mut impl Write) -> Result<(), Error> {
+        while self.written < self.sent {
+            self.write_next(output)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the oldest unwritten part and writes its output: its
+    /// completed lines even when it failed, and then its error.
+    fn write_next(&mut self, output: &mut impl Write) -> Result<(), Error> {
+        let worker = self.written % self.results.len();
+        let Ok(solved) = self.results[worker].recv() else {
+            return Err(worker_lost());
+        };
+        output.write_all(&solved.output).map_err(Error::Write)?;
+        solved.result?;
+        self.written += 1;
+        self.spare_bytes.push(solved.bytes);
+        self.spare_outputs.push(solved.output);
+        Ok(())
+    }
+}
+
+/// A worker stopped without an answer: it panicked, and the scope's join
+/// passes the panic on; this error is never what the user sees.
+fn worker_lost() -> Error {
+    Error::Write(io::Error::other("a solver thread stopped"))
+}
+
+/// A worker: solves the parts it is sent until the sender is dropped or the
+/// results are no longer wanted.
+fn work(jobs: Receiver<Job>, results: SyncSender<Solved>, name: &InputName, rules: Rules) {
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let mut writer = ResultWriter::new(Vec::new());
+    for job in jobs {
+        let solved = solve_part(job, name, &mut game, &mut writer);
+        if results.send(solved).is_err() {
+            break;
+        }
+    }
+}
+
+/// Solves one part into the job's output buffer.
+fn solve_part(
+    job: Job,
+    name: &InputName,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<Vec<u8>>,
+) -> Solved {
+    let Job { part, mut output } = job;
+    output.clear();
+    *writer.get_mut() = output;
+    let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
+    let mut reader = Reader::of_part(chunks, name.clone(), part.cases);
+    let result = solve_cases(&mut reader, game, writer);
+    // Writing to memory cannot fail.
+    let _ = writer.finish();
+    Solved {
+        output: std::mem::take(writer.get_mut()),
+        bytes: reader.into_buffer(),
+        result,
+    }
+}
+
+/// Solves every case `reader` reads, writing each completed case's line.
+pub fn solve_cases<R: Read, W: Write>(
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+) -> Result<(), Error> {
+    let mut batch = MoveBatch::default();
+    let mut outcomes = [0; BATCH];
+    while let Some(case) = reader.next_case()? {
+        game.reset(case.size);
+        writer.begin_case();
+        let mut left = case.moves;
+        while left > 0 {
+            let read = reader.fill_batch(&mut batch, left);
+            if read == 0 {
+                // Whatever the block scanner leaves: one move the general way.
+                let played = reader.next_move()?;
+                match game.play(played.row, played.col, played.player) {
+                    Ok(outcome) => writer.push(outcome),
+                    Err(why) => return Err(reader.reject(why)),
+                }
+                left -= 1;
+                continue;
+            }
+            let outcomes = &mut outcomes[..read];
+            if let Err((index, why)) = game.play_batch(batch.moves(), outcomes) {
+                writer.push_numbers(&outcomes[..index]);
+                return Err(reader.reject_in_batch(&batch, index, why));
+            }
+            writer.push_numbers(outcomes);
+            left -= read as u64;
+        }
+        writer.end_case().map_err(Error::Write)?;
+    }
+    Ok(())
+}

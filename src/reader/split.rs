@@ -1,0 +1,347 @@
+//! Cuts a Coding Ninjas input into parts of whole cases, so that several
+//! threads can solve them at once.
+//!
+//! Cases are independent games, so a part of whole cases can be solved by
+//! any thread; what ties them is only where each case starts. Finding that
+//! takes no parsing of moves: a case is N, Q and then 3Q tokens, so the
+//! splitter reads Q and counts token starts, a 64-byte block at a time.
+//! Anything it does not follow (a sign, a bad header, a case too long to
+//! hold) ends the splitting: the rest goes to the streaming reader, which
+//! reports what is wrong with exactly the message it always gives.
+
+use super::coding_ninjas::PartCases;
+use super::{BLOCK, CHUNK, Resume, Scanned, is_space, scan_int};
+use std::io::{self, Read};
+
+/// A part is cut at the first case start past this many bytes, by default.
+pub const PART_BYTES: usize = 256 * 1024;
+
+/// A case longer than this is not held whole: from it on, the input is the
+/// streaming reader's, whose memory does not grow with a case.
+pub const MAX_PART_BYTES: usize = 8 * 1024 * 1024;
+
+/// Whole cases of an input, in memory.
+#[derive(Debug)]
+pub struct Part {
+    /// The buffer; the part is `bytes[..len]`. Buffers are reused, so the
+    /// tail past `len` is left as it is.
+    pub bytes: Vec<u8>,
+    /// The part's length.
+    pub len: usize,
+    /// Where the part starts in the input.
+    pub start: Resume,
+    /// The cases it holds.
+    pub cases: PartCases,
+}
+
+/// What the splitter found next.
+#[derive(Debug)]
+pub enum Next {
+    /// Whole cases. If `cases.last` is `None` this is the input's last part.
+    Part(Part),
+    /// The splitter stops here: `Part` holds what it has buffered from a
+    /// case start (or the input's start), and the rest of the input follows.
+    Rest(Part),
+}
+
+/// What [`Splitter::find`] reached.
+enum Found {
+    /// A token starts at this buffer index.
+    At(usize),
+    /// The end of the input.
+    End,
+    /// The buffer would grow past [`MAX_PART_BYTES`].
+    TooLong,
+}
+
+/// The next token the splitter needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// T.
+    Count,
+    /// N, which starts a case.
+    Size,
+    /// Q.
+    Moves,
+}
+
+/// Cuts an input into [`Part`]s of whole cases.
+pub struct Splitter<R> {
+    input: R,
+    /// `buf[..end]` holds the input from `start` on.
+    buf: Vec<u8>,
+    end: usize,
+    start: Resume,
+    /// Token starts are counted up to here.
+    scanned: usize,
+    /// Whether the byte before `scanned` belongs to a token.
+    in_token: bool,
+    eof: bool,
+    want: Want,
+    /// Token starts to pass before the one wanted.
+    skip: u64,
+    /// T, once read.
+    count: Option<u64>,
+    /// Whether T lies in the buffer: the part must read it.
+    count_in_buffer: bool,
+    /// Cases before the buffer's start.
+    before: u64,
+    /// Cases whose start has been found.
+    found: u64,
+    part_bytes: usize,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter of `input` into parts of at least `part_bytes` (but for
+    /// the last).
+    pub fn new(input: R, part_bytes: usize) -> Splitter<R> {
+        Splitter {
+            input,
+            part_bytes: part_bytes.clamp(1, MAX_PART_BYTES / 2),
+            buf: Vec::new(),
+            end: 0,
+            start: Resume::START,
+            scanned: 0,
+            in_token: false,
+            eof: false,
+            want: Want::Count,
+            skip: 0,
+            count: None,
+            count_in_buffer: true,
+            before: 0,
+            found: 0,
+        }
+    }
+
+    /// The input, for whoever reads the rest after [`Next::Rest`].
+    pub fn into_input(self) -> R {
+        self.input
+    }
+
+    /// Finds the next part. `spare` is a buffer to reuse for the bytes that
+    /// follow it. After the last part or the rest, do not call it again.
+    pub fn next_part(&mut self, spare: Vec<u8>) -> io::Result<Next> {
+        loop {
+            let start = match self.find(self.skip)? {
+                Found::At(start) => start,
+                Found::End if self.want == Want::Size && Some(self.found) == self.count => {
+                    return Ok(Next::Part(self.take(self.end, None, spare)));
+                }
+                Found::End | Found::TooLong => return Ok(Next::Rest(self.rest())),
+            };
+            self.skip = 0;
+            match self.want {
+                Want::Count => {
+                    let Some(count) = self.value_at(start)? else {
+                        return Ok(Next::Rest(self.rest()));
+                    };
+                    self.count = Some(count);
+                    self.want = Want::Size;
+                }
+                Want::Size => {
+                    if Some(self.found) == self.count {
+                        // Something after the last case: the reader's error.
+                        return Ok(Next::Rest(self.rest()));
+                    }
+                    if self.found > self.before && start >= self.part_bytes {
+                        let last = Some(self.found);
+                        return Ok(Next::Part(self.take(start, last, spare)));
+                    }
+                    self.found += 1;
+                    self.want = Want::Moves;
+                }
+                Want::Moves => {
+                    let Some(moves) = self.value_at(start)? else {
+                        return Ok(Next::Rest(self.rest()));
+                    };
+                    let Some(tokens) = moves.checked_mul(3) else {
+                        return Ok(Next::Rest(self.rest()));
+                    };
+                    self.skip = tokens;
+                    self.want = Want::Size;
+                }
+            }
+        }
+    }
+
+    /// Cuts off `buf[..at]` as a part whose last case is `last`, keeping the
+    /// bytes after it in `spare`.
+    fn take(&mut self, at: usize, last: Option<u64>, mut spare: Vec<u8>) -> Part {
+        let tail = self.end - at;
+        if spare.len() < tail.max(self.part_bytes + CHUNK) {
+            spare.resize(tail.max(self.part_bytes + CHUNK), 0);
+        }
+        spare[..tail].copy_from_slice(&self.buf[at..self.end]);
+        let bytes = std::mem::replace(&mut self.buf, spare);
+        let part = Part {
+            len: at,
+            start: self.start,
+            cases: self.part_cases(last),
+            bytes,
+        };
+        self.start = self.start.after(&part.bytes[..at]);
+        self.end = tail;
+        // The token at `at` (the next case's N) is found again from 0.
+        self.scanned = 0;
+        self.in_token = false;
+        self.count_in_buffer = false;
+        self.before = self.found;
+        part
+    }
+
+    /// Everything buffered, for the streaming reader to go on from.
+    fn rest(&mut self) -> Part {
+        Part {
+            bytes: std::mem::take(&mut self.buf),
+            len: self.end,
+            start: self.start,
+            cases: self.part_cases(None),
+        }
+    }
+
+    fn part_cases(&self, last: Option<u64>) -> PartCases {
+        PartCases {
+            count: if self.count_in_buffer {
+                None
+            } else {
+                self.count
+            },
+            before: self.before,
+            last,
+        }
+    }
+
+    /// The value of the header token at `start`, if it is a plain count
+    /// the splitter can follow; it then scans on from the token's end.
+    fn value_at(&mut self, start: usize) -> io::Result<Option<u64>> {
+        loop {
+            match scan_int(&self.buf[..self.end], start, self.eof) {
+                Scanned::Int(value, end) => {
+                    self.scanned = end;
+                    self.in_token = false;
+                    return Ok(u64::try_from(value).ok());
+                }
+                Scanned::Incomplete => {
+                    if !self.fill()? {
+                        return Ok(None);
+                    }
+                }
+                Scanned::NotInteger | Scanned::TooLarge => return Ok(None),
+            }
+        }
+    }
+
+    /// Passes `skip` token starts and finds the next one.
+    fn find(&mut self, mut skip: u64) -> io::Result<Found> {
+        loop {
+            while let Some(block) = self.buf[..self.end]
+                .get(self.scanned..self.scanned + BLOCK)
+                .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
+            {
+                let tokens = !space_mask(block);
+                let starts = tokens & !((tokens << 1) | u64::from(self.in_token));
+                let count = u64::from(starts.count_ones());
+                if count > skip {
+                    let mut starts = starts;
+                    for _ in 0..skip {
+                        starts &= starts - 1;
+                    }
+                    let at = self.scanned + starts.trailing_zeros() as usize;
+                    self.scanned = at + 1;
+                    self.in_token = true;
+                    return Ok(Found::At(at));
+                }
+                skip -= count;
+                self.in_token = tokens >> 63 == 1;
+                self.scanned += BLOCK;
+            }
+            if self.eof {
+                while let Some(&byte) = self.buf[..self.end].get(self.scanned) {
+                    let starts = !is_space(byte) && !self.in_token;
+                    self.in_token = !is_space(byte);
+                    self.scanned += 1;
+                    if starts {
+                        if skip == 0 {
+                            return Ok(Found::At(self.scanned - 1));
+                        }
+                        skip -= 1;
+                    }
+                }
+                return Ok(Found::End);
+            }
+            if !self.fill()? {
+                return Ok(if self.eof { Found::End } else { Found::TooLong });
+            }
+        }
+    }
+
+    /// Reads more input. False at its end, or when the buffer is full.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        // Buffers keep their size unless a case outgrows one, so that memory
+        // does not creep up with the number of parts.
+        if self.end == self.buf.len() {
+            if self.buf.len() >= MAX_PART_BYTES {
+                return Ok(false);
+            }
+            let grown = (self.end + CHUNK)
+                .max(self.part_bytes + CHUNK)
+                .max(self.buf.len() * 2);
+            self.buf.resize(grown.min(MAX_PART_BYTES), 0);
+            if self.end == self.buf.len() {
+                return Ok(false);
+            }
+        }
+        let room = self.end + CHUNK.min(self.buf.len() - self.end);
+        loop {
+            match self.input.read(&mut self.buf[self.end..room]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(read) => {
+                    self.end += read;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+}
+
+/// Bit i set when byte i of `block` is a space ([`is_space`]).
+#[inline(always)]
+fn space_mask(block: &[u8; BLOCK]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        let mut mask = 0u64;
+        for lane in 0..BLOCK / 16 {
+            let chunk = &block[lane * 16..lane * 16 + 16];
+            // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` holds the
+            // 16 bytes an unaligned load reads.
+            let lane_mask = unsafe {
+                let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+                let is = |byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
+                _mm_movemask_epi8(_mm_or_si128(
+                    _mm_or_si128(is(b' '), is(b'\n')),
+                    _mm_or_si128(is(b'\r'), is(b'\t')),
+                ))
+            };
+            mask |= u64::from(lane_mask as u16) << (lane * 16);
+        }
+        mask
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        block
+            .iter()
+            .enumerate()
+            .fold(0, |mask, (i, &byte)| mask | u64::from(is_space(byte)) << i)
+    }
+}
