@@ -12,6 +12,7 @@ use crate::engine::{AfterWin, EngineKind, Rules};
 use crate::generate::{Layout, Limits, OutcomeMix, Spec};
 use crate::validate::Limits as ValidateLimits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -622,6 +623,49 @@ enum EngineArg {
     Scan,
 }
 
+/// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
+/// to clap. A test holds the list to clap's own.
+const COMMAND_NAMES: [&str; 10] = [
+    "solve",
+    "validate",
+    "check",
+    "gen",
+    "test",
+    "stress",
+    "convert",
+    "trace",
+    "completions",
+    "help",
+];
+
+/// The settings for a command line of input files only, or none (`args`
+/// without the program's name): `solve` with every default, found without
+/// building clap's parser. Judges start the solver like this once per test
+/// file, and building the parser is most of the start-up time. Anything
+/// else (an option, `-`, a subcommand's name) is clap's: `None`.
+pub fn plain_solve(args: &[OsString]) -> Option<Config> {
+    let plain = |arg: &OsString| !arg.as_encoded_bytes().starts_with(b"-");
+    let names_command = args
+        .first()
+        .is_some_and(|first| COMMAND_NAMES.iter().any(|name| first == name));
+    if names_command || !args.iter().all(plain) {
+        return None;
+    }
+    let inputs = if args.is_empty() {
+        vec![InputSource::Stdin]
+    } else {
+        args.iter()
+            .map(|arg| InputSource::from_arg(PathBuf::from(arg)))
+            .collect()
+    };
+    Some(Config::Solve(SolveConfig {
+        inputs,
+        output: OutputTarget::Stdout,
+        rules: Rules::default(),
+        format: InputFormat::Auto,
+    }))
+}
+
 impl Cli {
     /// The settings the command line asks for.
     pub fn into_config(self) -> Config {
@@ -823,6 +867,41 @@ mod tests {
             (plain.input, plain.expected, plain.output),
             (path("i"), path("a"), InputSource::Stdin)
         );
+    }
+
+    #[test]
+    fn plain_command_lines_skip_clap_and_mean_what_clap_reads() {
+        for args in [&[][..], &["a.in"], &["a.in", "dir/b c.in"], &["validatex"]] {
+            let os: Vec<OsString> = args.iter().map(OsString::from).collect();
+            let clap = Cli::parse_from(std::iter::once("tictactoe").chain(args.iter().copied()));
+            assert_eq!(plain_solve(&os), Some(clap.into_config()), "{args:?}");
+        }
+        for args in [
+            &["-"][..],
+            &["a.in", "--engine", "scan"],
+            &["check", "a"],
+            &["-o", "x"],
+        ] {
+            let os: Vec<OsString> = args.iter().map(OsString::from).collect();
+            assert_eq!(plain_solve(&os), None, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn the_names_left_to_clap_are_its_subcommands() {
+        use clap::CommandFactory;
+        let mut names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .flat_map(|command| {
+                std::iter::once(command.get_name().to_string())
+                    .chain(command.get_all_aliases().map(str::to_string))
+            })
+            .collect();
+        names.push("help".to_string());
+        names.sort();
+        let mut listed: Vec<String> = COMMAND_NAMES.iter().map(|name| name.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, names);
     }
 
     #[test]

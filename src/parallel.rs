@@ -13,7 +13,7 @@
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
 use crate::reader::Chunks;
-use crate::reader::coding_ninjas::{BATCH, MoveBatch, Reader};
+use crate::reader::coding_ninjas::{BATCH, MoveBatch, PartCases, Reader};
 use crate::reader::split::{Next, PART_BYTES, Part, Splitter};
 use crate::writer::ResultWriter;
 use std::io::{self, Read, Write};
@@ -40,7 +40,9 @@ struct Solved {
 /// How an input is split and solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
-    /// Threads to solve on; below 2, the input is read as one stream.
+    /// Threads to solve on: 1 reads the input as one stream, and 0 means
+    /// one per core, counted only for an input of more than one part (the
+    /// count reads several files under /proc and /sys).
     pub workers: usize,
     /// A part is cut at the first case start past this many bytes.
     pub part_bytes: usize,
@@ -50,7 +52,7 @@ impl Default for Split {
     /// One thread per core the process may use, and parts of [`PART_BYTES`].
     fn default() -> Split {
         Split {
-            workers: std::thread::available_parallelism().map_or(1, usize::from),
+            workers: 0,
             part_bytes: PART_BYTES,
         }
     }
@@ -66,7 +68,7 @@ pub fn solve<W: Write>(
     output: &mut W,
     split: Split,
 ) -> Result<(), Error> {
-    if split.workers < 2 {
+    if split.workers == 1 {
         return solve_with(Reader::new(input, name), game, output);
     }
     // An input of one part (every bundled example, most judges' files) is
@@ -82,8 +84,25 @@ pub fn solve<W: Write>(
             return solve_with(Reader::of_part(chunks, name, part.cases), game, output);
         }
         Next::Part(first) => {
+            let workers = match split.workers {
+                0 => std::thread::available_parallelism().map_or(1, usize::from),
+                workers => workers,
+            };
+            if workers < 2 {
+                // One core: the parts found so far and the rest, as one stream.
+                let (buffered, input) = splitter.into_rest();
+                let parts = io::Cursor::new(first.bytes)
+                    .take(first.len as u64)
+                    .chain(io::Cursor::new(buffered.bytes).take(buffered.len as u64));
+                let chunks = Chunks::resume(parts.chain(input), first.start);
+                let cases = PartCases {
+                    last: None,
+                    ..first.cases
+                };
+                return solve_with(Reader::of_part(chunks, name, cases), game, output);
+            }
             let rules = game.rules();
-            match solve_parts(first, &mut splitter, &name, rules, split.workers, output)? {
+            match solve_parts(first, &mut splitter, &name, rules, workers, output)? {
                 Some(rest) => rest,
                 None => return Ok(()),
             }

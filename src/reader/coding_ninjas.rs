@@ -465,8 +465,9 @@ impl<R: Read> Reader<R> {
     fn expect_end(&mut self) -> Result<(), Error> {
         match self.skip_space(Expected::CaseCount, true) {
             Ok(start) => {
-                let text = self.chunks.token_text(start);
+                // The offset first: reading the token's text may refill.
                 let at = self.chunks.offset_of(start);
+                let text = self.chunks.token_text(start);
                 // Past the last case there is no case or move to name.
                 Err(Error::Data {
                     input: self.name.clone(),

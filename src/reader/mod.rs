@@ -181,11 +181,27 @@ impl<R: Read> Chunks<R> {
     /// The token starting at buffer index `start`, for a message: up to the
     /// next space, at most 32 bytes.
     #[cold]
-    pub fn token_text(&self, start: usize) -> String {
-        let rest = &self.bytes()[start..];
-        let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
-        let shown = &rest[..len.min(32)];
-        quote_token(shown, len > shown.len() || (len == rest.len() && !self.eof))
+    pub fn token_text(&mut self, start: usize) -> String {
+        let at = self.offset_of(start);
+        // Read on while the token runs to the end of what is buffered, so
+        // that the message does not depend on where reads happened to stop.
+        loop {
+            let index = (at - self.base) as usize;
+            let rest = &self.buf[index..self.end];
+            let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len());
+            let shown = &rest[..len.min(32)];
+            if len < rest.len() || len > shown.len() || self.eof {
+                return quote_token(shown, len > shown.len());
+            }
+            self.keep = self.keep.min(index);
+            if self.refill().is_err() {
+                // The read fails again where the reader goes on; here the
+                // token is shown as far as it was read.
+                let index = (at - self.base) as usize;
+                let shown = &self.buf[index..self.end];
+                return quote_token(&shown[..shown.len().min(32)], true);
+            }
+        }
     }
 }
 
