@@ -461,27 +461,40 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Checks that nothing but space follows the last case.
+    /// Checks that nothing but space follows the last case (of the input,
+    /// or of the part being read).
     fn expect_end(&mut self) -> Result<(), Error> {
-        match self.skip_space(Expected::CaseCount, true) {
-            Ok(start) => {
-                // The offset first: reading the token's text may refill.
-                let at = self.chunks.offset_of(start);
-                let text = self.chunks.token_text(start);
-                // Past the last case there is no case or move to name.
-                Err(Error::Data {
-                    input: self.name.clone(),
-                    error: self
-                        .chunks
-                        .error_at(at, None, None, DataErrorKind::TrailingData(text)),
-                })
+        // Not `skip_space`: its end-of-input error would work out a line and
+        // column, on every part of a split input, only to be dropped.
+        loop {
+            let bytes = self.chunks.bytes();
+            let mut at = self.chunks.pos;
+            while at < bytes.len() && is_space(bytes[at]) {
+                at += 1;
             }
-            Err(Error::Data { error, .. })
-                if matches!(error.kind, DataErrorKind::UnexpectedEnd(_)) =>
-            {
-                Ok(())
+            let found = at < bytes.len();
+            self.chunks.pos = at;
+            self.chunks.keep = at;
+            if found {
+                return Err(self.trailing_data(at));
             }
-            Err(other) => Err(other),
+            if !self.refill()? {
+                return Ok(());
+            }
+        }
+    }
+
+    #[cold]
+    fn trailing_data(&mut self, start: usize) -> Error {
+        // The offset first: reading the token's text may refill.
+        let at = self.chunks.offset_of(start);
+        let text = self.chunks.token_text(start);
+        // Past the last case there is no case or move to name.
+        Error::Data {
+            input: self.name.clone(),
+            error: self
+                .chunks
+                .error_at(at, None, None, DataErrorKind::TrailingData(text)),
         }
     }
 
