@@ -59,6 +59,17 @@ impl<R: Read> AnswerReader<R> {
         }
     }
 
+    /// The unread bytes in the buffer.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buf[self.pos..self.end]
+    }
+
+    /// Consumes the first `len` buffered bytes, which hold `lines` LFs.
+    pub fn consume(&mut self, len: usize, lines: u64) {
+        self.pos = (self.pos + len).min(self.end);
+        self.line += lines;
+    }
+
     /// The 1-based line the next item is on.
     pub fn line(&self) -> u64 {
         self.line
