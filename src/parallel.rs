@@ -139,21 +139,14 @@ fn solve_parts<R: Read, W: Write>(
     workers: usize,
     output: &mut W,
 ) -> Result<Option<Part>, Error> {
+    let worker = || {
+        let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+        let mut writer = ResultWriter::new(Vec::new());
+        move |job| solve_part(job, name, &mut game, &mut writer)
+    };
     std::thread::scope(|scope| {
-        let mut jobs = Vec::with_capacity(workers);
-        let mut results = Vec::with_capacity(workers);
-        for _ in 0..workers {
-            let (job_sender, job_receiver) = sync_channel::<Job>(IN_FLIGHT - 1);
-            let (solved_sender, solved_receiver) = sync_channel::<Solved>(IN_FLIGHT);
-            scope.spawn(move || work(job_receiver, solved_sender, name, rules));
-            jobs.push(job_sender);
-            results.push(solved_receiver);
-        }
         let mut pool = Pool {
-            jobs,
-            results,
-            sent: 0,
-            written: 0,
+            workers: Ordered::start(scope, workers, &worker),
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
         };
@@ -190,23 +183,97 @@ fn solve_parts<R: Read, W: Write>(
     })
 }
 
-/// The workers' channels and what is in flight.
-struct Pool {
-    jobs: Vec<SyncSender<Job>>,
-    results: Vec<Receiver<Solved>>,
-    /// Parts sent; part k went to worker k mod W.
+/// Jobs run on a fixed set of threads, with the results handed back in the
+/// order the jobs were sent: job k goes to worker k mod W, and the results
+/// are taken from the workers in turn.
+pub(crate) struct Ordered<J, D> {
+    jobs: Vec<SyncSender<J>>,
+    results: Vec<Receiver<D>>,
     sent: usize,
-    /// Parts whose output is written.
-    written: usize,
+    received: usize,
+}
+
+impl<J: Send, D: Send> Ordered<J, D> {
+    /// Starts `workers` threads in `scope`, each running the job function
+    /// `worker` makes for it (so each can keep its own state).
+    pub(crate) fn start<'scope, F, W>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        workers: usize,
+        worker: &'scope F,
+    ) -> Ordered<J, D>
+    where
+        F: Fn() -> W + Sync,
+        W: FnMut(J) -> D,
+        J: 'scope,
+        D: 'scope,
+    {
+        let mut ordered = Ordered {
+            jobs: Vec::with_capacity(workers),
+            results: Vec::with_capacity(workers),
+            sent: 0,
+            received: 0,
+        };
+        for _ in 0..workers.max(1) {
+            let (job_sender, job_receiver) = sync_channel::<J>(IN_FLIGHT - 1);
+            let (done_sender, done_receiver) = sync_channel::<D>(IN_FLIGHT);
+            scope.spawn(move || {
+                let mut work = worker();
+                for job in job_receiver {
+                    if done_sender.send(work(job)).is_err() {
+                        break;
+                    }
+                }
+            });
+            ordered.jobs.push(job_sender);
+            ordered.results.push(done_receiver);
+        }
+        ordered
+    }
+
+    /// Whether a job may be sent before the oldest result is taken.
+    pub(crate) fn has_room(&self) -> bool {
+        self.sent - self.received < IN_FLIGHT * self.jobs.len()
+    }
+
+    /// Whether results are still to be taken.
+    pub(crate) fn pending(&self) -> bool {
+        self.received < self.sent
+    }
+
+    /// Sends a job to the next worker. False if the worker has stopped
+    /// (it panicked; the scope passes the panic on).
+    pub(crate) fn send(&mut self, job: J) -> bool {
+        let sent = self.jobs[self.sent % self.jobs.len()].send(job).is_ok();
+        self.sent += usize::from(sent);
+        sent
+    }
+
+    /// The oldest result not yet taken, waiting for it. `None` if none is
+    /// pending or its worker stopped.
+    pub(crate) fn receive(&mut self) -> Option<D> {
+        if !self.pending() {
+            return None;
+        }
+        let done = self.results[self.received % self.results.len()]
+            .recv()
+            .ok()?;
+        self.received += 1;
+        Some(done)
+    }
+}
+
+/// The solving workers and the buffers that come back from them.
+struct Pool {
+    workers: Ordered<Job, Solved>,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
 }
 
 impl Pool {
     /// Sends a part to the next worker, first writing the oldest part's
-    /// output if that worker has enough in hand.
+    /// output if the workers have enough in hand.
     fn send(&mut self, part: Part, output: &mut impl Write) -> Result<(), Error> {
-        while self.sent - self.written >= IN_FLIGHT * self.jobs.len() {
+        while !self.workers.has_room() {
             self.write_next(output)?;
         }
         // A part's output is at most half its length, plus a line: a move
@@ -219,16 +286,15 @@ impl Pool {
             part,
             output: output_buffer,
         };
-        if self.jobs[self.sent % self.jobs.len()].send(job).is_err() {
+        if !self.workers.send(job) {
             return Err(worker_lost());
         }
-        self.sent += 1;
         Ok(())
     }
 
     /// Writes the output of every part sent.
     fn write_all(&mut self, output: &mut impl Write) -> Result<(), Error> {
-        while self.written < self.sent {
+        while self.workers.pending() {
             self.write_next(output)?;
         }
         Ok(())
@@ -237,13 +303,11 @@ impl Pool {
     /// Waits for the oldest unwritten part and writes its output: its
     /// completed lines even when it failed, and then its error.
     fn write_next(&mut self, output: &mut impl Write) -> Result<(), Error> {
-        let worker = self.written % self.results.len();
-        let Ok(solved) = self.results[worker].recv() else {
+        let Some(solved) = self.workers.receive() else {
             return Err(worker_lost());
         };
         output.write_all(&solved.output).map_err(Error::Write)?;
         solved.result?;
-        self.written += 1;
         self.spare_bytes.push(solved.bytes);
         self.spare_outputs.push(solved.output);
         Ok(())
@@ -254,19 +318,6 @@ impl Pool {
 /// passes the panic on; this error is never what the user sees.
 fn worker_lost() -> Error {
     Error::Write(io::Error::other("a solver thread stopped"))
-}
-
-/// A worker: solves the parts it is sent until the sender is dropped or the
-/// results are no longer wanted.
-fn work(jobs: Receiver<Job>, results: SyncSender<Solved>, name: &InputName, rules: Rules) {
-    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
-    let mut writer = ResultWriter::new(Vec::new());
-    for job in jobs {
-        let solved = solve_part(job, name, &mut game, &mut writer);
-        if results.send(solved).is_err() {
-            break;
-        }
-    }
 }
 
 /// Solves one part into the job's output buffer.

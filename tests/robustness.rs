@@ -9,7 +9,8 @@ use tictactoe::cmd::solve::run_stream;
 use tictactoe::engine::Rules;
 use tictactoe::error::{Error, InputName};
 use tictactoe::generate::{self, Spec};
-use tictactoe::validate::{Limits, validate};
+use tictactoe::parallel::Split;
+use tictactoe::validate::{Limits, validate, validate_split};
 
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
@@ -349,5 +350,29 @@ proptest! {
                 prop_assert!(!String::from_utf8_lossy(stderr).contains("panicked"));
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn split_validation_reports_exactly_what_the_stream_reports(
+        seed in any::<u64>(),
+        change in prop::option::of(mutation()),
+        pick in any::<usize>(),
+        workers in 2usize..=3,
+        part_bytes in 1usize..200,
+        max_errors in 1usize..4,
+    ) {
+        let original = valid_file(seed);
+        let file = match change {
+            Some(change) => change.apply(&original, pick),
+            None => original,
+        };
+        let limits = Limits::default();
+        let stream = validate_split(&file[..], &limits, max_errors, Split { workers: 1, part_bytes });
+        let split = validate_split(&file[..], &limits, max_errors, Split { workers, part_bytes });
+        prop_assert_eq!(stream.expect("reading memory"), split.expect("reading memory"));
     }
 }

@@ -524,6 +524,13 @@ impl LineMasks {
     /// `start`, little-endian.
     #[inline(always)]
     pub fn move_at(&self, word: u64, start: u32, end: u32) -> Option<[u32; 3]> {
+        self.line_at(word, start, end).map(|line| line.values)
+    }
+
+    /// [`move_at`](LineMasks::move_at), with where the column and the
+    /// player start on the line.
+    #[inline(always)]
+    pub fn line_at(&self, word: u64, start: u32, end: u32) -> Option<UsualLine> {
         let spaces = self.spaces >> (start + 1);
         let first = spaces.trailing_zeros();
         let second = (spaces & spaces.wrapping_sub(1)).trailing_zeros();
@@ -535,12 +542,27 @@ impl LineMasks {
         }
         let pairs = digit_pairs(word);
         let pair_ending_at = |at: u32| (pairs.wrapping_shr(8 * at) & 0xFF) as u32;
-        Some([
-            pair_ending_at(first.wrapping_sub(1)),
-            pair_ending_at(second - 1),
-            (word.wrapping_shr(8 * (second + 1)) & 0x0F) as u32,
-        ])
+        Some(UsualLine {
+            values: [
+                pair_ending_at(first.wrapping_sub(1)),
+                pair_ending_at(second - 1),
+                (word.wrapping_shr(8 * (second + 1)) & 0x0F) as u32,
+            ],
+            column_at: first + 1,
+            player_at: second + 1,
+        })
     }
+}
+
+/// A move line of the usual shape, read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UsualLine {
+    /// Row, column and player.
+    pub values: [u32; 3],
+    /// Where the column starts, counted from the line's first byte.
+    pub column_at: u32,
+    /// Where the player starts.
+    pub player_at: u32,
 }
 
 /// Byte j of the result is the number written by bytes j - 1 and j of

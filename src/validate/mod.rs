@@ -15,9 +15,12 @@ pub mod strict;
 
 use crate::engine::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
 use crate::error::Position;
+use crate::parallel::{Ordered, Split};
+use crate::reader::coding_ninjas::PartCases;
+use crate::reader::split::{Next, Part, Splitter};
 use std::fmt;
 use std::io::{self, Read};
-use strict::{Field, Layout, Separator, Spot, StrictReader};
+use strict::{BATCH, Field, Layout, MoveLines, Separator, Spot, StrictReader};
 
 /// The bounds a file must keep. The defaults are the statement's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,6 +163,21 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Adds the summary of the cases that follow these.
+    pub(crate) fn add(&mut self, next: &Summary) {
+        if next.cases == 0 {
+            return;
+        }
+        self.cases += next.cases;
+        self.min_n = self.min_n.min(next.min_n);
+        self.max_n = self.max_n.max(next.max_n);
+        self.moves += next.moves;
+        self.won_by[0] += next.won_by[0];
+        self.won_by[1] += next.won_by[1];
+        self.drawn += next.drawn;
+        self.unfinished += next.unfinished;
+    }
+
     /// Counts a finished case.
     pub(crate) fn add_case(&mut self, game: &TicTacToe, board: BoardSize) {
         let n = u64::from(board.get());
@@ -344,25 +362,260 @@ impl From<io::Error> for Halt {
 }
 
 /// Validates one Coding Ninjas input against `limits`, stopping after
-/// `max_errors` violations (at least one is always reported).
+/// `max_errors` violations (at least one is always reported). A long input
+/// is validated on every core: see [`validate_split`].
 pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Result<Report> {
+    validate_split(input, limits, max_errors, Split::default())
+}
+
+/// [`validate`], with the input split as `split` says.
+///
+/// Parts of whole cases (as the solver splits them) are validated on
+/// several threads, each on its own. While every part is valid their
+/// summaries add up. The first part with any violation, and everything
+/// after it, is validated again as one stream, so the report (what is
+/// found, in which order, up to the cap) is the one stream's exactly.
+pub fn validate_split(
+    input: impl Read,
+    limits: &Limits,
+    max_errors: usize,
+    split: Split,
+) -> io::Result<Report> {
+    let whole = Span {
+        count: None,
+        before: 0,
+        last: None,
+    };
+    let empty = Report::empty();
+    if split.workers == 1 {
+        return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
+    }
+    let mut splitter = Splitter::new(input, split.part_bytes);
+    let first = match splitter.next_part(Vec::new())? {
+        Next::Part(part) if part.cases.last.is_none() => {
+            let reader = StrictReader::new(part_bytes(part));
+            return run_validator(reader, limits, max_errors, whole, empty);
+        }
+        Next::Rest(rest) => {
+            let reader = StrictReader::new(part_bytes(rest).chain(splitter.into_input()));
+            return run_validator(reader, limits, max_errors, whole, empty);
+        }
+        Next::Part(first) => first,
+    };
+    let workers = match split.workers {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        workers => workers,
+    };
+    if workers < 2 {
+        let (buffered, input) = splitter.into_rest();
+        let stream = part_bytes(first).chain(part_bytes(buffered)).chain(input);
+        return run_validator(StrictReader::new(stream), limits, max_errors, whole, empty);
+    }
+    validate_parts(first, splitter, limits, max_errors, workers)
+}
+
+/// The bytes of a part, as a stream.
+fn part_bytes(part: Part) -> io::Take<io::Cursor<Vec<u8>>> {
+    io::Cursor::new(part.bytes).take(part.len as u64)
+}
+
+/// Runs a validator over what `reader` reads, adding to `report`.
+fn run_validator<R: Read>(
+    reader: StrictReader<R>,
+    limits: &Limits,
+    max_errors: usize,
+    span: Span,
+    report: Report,
+) -> io::Result<Report> {
     let mut validator = Validator {
-        reader: StrictReader::new(input),
+        reader,
+        lines: Box::default(),
         limits: *limits,
         max_errors: max_errors.max(1),
-        report: Report::empty(),
+        report,
         case: None,
         r#move: None,
     };
-    match validator.run() {
+    match validator.run(span) {
         Ok(()) | Err(Halt::Stop) => {}
         Err(Halt::Io(error)) => return Err(error),
     }
     Ok(validator.report.finish())
 }
 
+/// A part and how its validation went.
+struct Checked {
+    part: Part,
+    report: io::Result<Report>,
+}
+
+/// Validates the parts from `first` on in parallel; see [`validate_split`].
+fn validate_parts<R: Read>(
+    first: Part,
+    mut splitter: Splitter<R>,
+    limits: &Limits,
+    max_errors: usize,
+    workers: usize,
+) -> io::Result<Report> {
+    let worker = || {
+        |part: Part| {
+            let reader = StrictReader::resume(&part.bytes[..part.len], part.start);
+            let span = Span::of(part.cases);
+            let report = run_validator(reader, limits, max_errors, span, Report::empty());
+            Checked { part, report }
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut pool = Ordered::start(scope, workers, &worker);
+        let mut valid = Report::empty();
+        let mut next = Next::Part(first);
+        let rest = loop {
+            let part = match next {
+                Next::Part(part) => part,
+                Next::Rest(rest) => break Some(rest),
+            };
+            let last = part.cases.last.is_none();
+            while !pool.has_room() {
+                if let Some(failed) = take_valid(&mut pool, &mut valid)? {
+                    let again = Again { failed, rest: None };
+                    return again.validate(&mut pool, splitter, limits, max_errors, valid);
+                }
+            }
+            if !pool.send(part) {
+                return Err(worker_lost());
+            }
+            if last {
+                break None;
+            }
+            next = splitter.next_part(Vec::new())?;
+        };
+        while pool.pending() {
+            if let Some(failed) = take_valid(&mut pool, &mut valid)? {
+                let again = Again { failed, rest };
+                return again.validate(&mut pool, splitter, limits, max_errors, valid);
+            }
+        }
+        match rest {
+            // Every part was valid.
+            None => Ok(valid.finish()),
+            // The splitter stopped at a case it could not follow: from there
+            // on, one stream.
+            Some(rest) => {
+                let (start, span) = (rest.start, Span::of(rest.cases));
+                let stream = part_bytes(rest).chain(splitter.into_input());
+                run_validator(
+                    StrictReader::resume(stream, start),
+                    limits,
+                    max_errors,
+                    span,
+                    valid,
+                )
+            }
+        }
+    })
+}
+
+/// Takes the oldest part's report: adds its summary to `valid` if it has
+/// no violation, or hands the part back to be validated again.
+fn take_valid(pool: &mut Ordered<Part, Checked>, valid: &mut Report) -> io::Result<Option<Part>> {
+    let Some(checked) = pool.receive() else {
+        return Err(worker_lost());
+    };
+    let report = checked.report?;
+    if !report.is_valid() {
+        return Ok(Some(checked.part));
+    }
+    valid.summary.add(&report.summary);
+    Ok(None)
+}
+
+/// A worker stopped without an answer: it panicked, and the scope's join
+/// passes the panic on; this error is never what the user sees.
+fn worker_lost() -> io::Error {
+    io::Error::other("a validator thread stopped")
+}
+
+/// The part where a violation was found, and what follows it: to be
+/// validated again as one stream, for the stream's report exactly.
+struct Again {
+    failed: Part,
+    /// Where the splitter stopped, if it did.
+    rest: Option<Part>,
+}
+
+impl Again {
+    fn validate<R: Read>(
+        self,
+        pool: &mut Ordered<Part, Checked>,
+        splitter: Splitter<R>,
+        limits: &Limits,
+        max_errors: usize,
+        valid: Report,
+    ) -> io::Result<Report> {
+        let Again { failed, rest } = self;
+        let start = failed.start;
+        let span = Span::of(PartCases {
+            last: None,
+            ..failed.cases
+        });
+        let mut bytes = failed.bytes;
+        bytes.truncate(failed.len);
+        // The parts after it, still with the workers, in order.
+        while pool.pending() {
+            let Some(checked) = pool.receive() else {
+                return Err(worker_lost());
+            };
+            bytes.extend_from_slice(&checked.part.bytes[..checked.part.len]);
+        }
+        let input = match rest {
+            Some(rest) => {
+                bytes.extend_from_slice(&rest.bytes[..rest.len]);
+                splitter.into_input()
+            }
+            None => {
+                let (buffered, input) = splitter.into_rest();
+                bytes.extend_from_slice(&buffered.bytes[..buffered.len]);
+                input
+            }
+        };
+        let stream = io::Cursor::new(bytes).chain(input);
+        // The first part starts the file, whose leading bytes are checked too.
+        let reader = if start.offset == 0 {
+            StrictReader::new(stream)
+        } else {
+            StrictReader::resume(stream, start)
+        };
+        run_validator(reader, limits, max_errors, span, valid)
+    }
+}
+
+/// The cases a validator reads.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    /// T, when the reading starts after it.
+    count: Option<i64>,
+    /// The cases before.
+    before: u64,
+    /// The last case to read; `None` for all, and then the input must end.
+    last: Option<u64>,
+}
+
+impl Span {
+    fn of(cases: PartCases) -> Span {
+        Span {
+            count: cases
+                .count
+                .map(|count| i64::try_from(count).unwrap_or(i64::MAX)),
+            before: cases.before,
+            last: cases.last,
+        }
+    }
+}
+
 struct Validator<R> {
     reader: StrictReader<R>,
+    /// Move lines read a block at a time.
+    lines: Box<MoveLines>,
     limits: Limits,
     max_errors: usize,
     report: Report,
@@ -373,17 +626,28 @@ struct Validator<R> {
 }
 
 impl<R: Read> Validator<R> {
-    fn run(&mut self) -> Result<(), Halt> {
-        let (t, spot) = self.header("the number of test cases T")?;
-        self.check_range("T", t, self.limits.min_t, self.limits.max_t, spot)?;
+    fn run(&mut self, span: Span) -> Result<(), Halt> {
+        let t = match span.count {
+            Some(t) => t,
+            None => {
+                let (t, spot) = self.header("the number of test cases T")?;
+                self.check_range("T", t, self.limits.min_t, self.limits.max_t, spot)?;
+                t
+            }
+        };
         let mut game = TicTacToe::with_rules(BoardSize::MIN, referee_rules());
-        for case in 1..=u64::try_from(t).unwrap_or(0) {
+        let last = span.last.unwrap_or(u64::try_from(t).unwrap_or(0));
+        for case in span.before + 1..=last {
             self.case = Some(case);
             self.r#move = None;
             self.run_case(&mut game)?;
         }
         self.case = None;
         self.r#move = None;
+        if span.last.is_some() {
+            // A part of the input: what follows is the next part's.
+            return Ok(());
+        }
         match self.reader.finish()? {
             None => self.take_problems(),
             Some((spot, text)) => {
@@ -404,7 +668,20 @@ impl<R: Read> Validator<R> {
         let board = BoardSize::new(n).ok();
         game.reset(board.unwrap_or(BoardSize::MIN));
         let mut referee = Referee::default();
-        for number in 1..=u64::try_from(q).unwrap_or(0) {
+        let moves = u64::try_from(q).unwrap_or(0);
+        let mut number = 0;
+        while number < moves {
+            if board.is_some() {
+                // Canonical lines, read a block at a time.
+                let want = (moves - number).min(BATCH as u64) as usize;
+                let read = self.reader.canonical_moves(&mut self.lines, want);
+                if read > 0 {
+                    self.judge_lines(game, &mut referee, read, number)?;
+                    number += read as u64;
+                    continue;
+                }
+            }
+            number += 1;
             self.r#move = Some(number);
             let row = self.field("the row of a move", Separator::Space)?;
             let col = self.field("the column of a move", Separator::Space)?;
@@ -428,6 +705,71 @@ impl<R: Read> Validator<R> {
         self.r#move = None;
         if let Some(board) = board {
             self.report.summary.add_case(game, board);
+        }
+        Ok(())
+    }
+
+    /// Judges `read` move lines from the batch, the first of them move
+    /// `before + 1`: as [`Referee::judge`] would one by one, reporting the
+    /// same violations in the same order, but with the moves played as a
+    /// batch while nothing is wrong (in a valid file, nothing ever is).
+    fn judge_lines(
+        &mut self,
+        game: &mut TicTacToe,
+        referee: &mut Referee,
+        read: usize,
+        before: u64,
+    ) -> Result<(), Halt> {
+        let moves = &self.lines.moves[..read];
+        let mut previous = referee
+            .previous_player
+            .map(|player| u32::from(player.number()));
+        let alternating = moves.iter().all(|&[_, _, player]| {
+            let changed = previous != Some(player);
+            previous = Some(player);
+            changed
+        });
+        let mut outcomes = [0; BATCH];
+        let clean = alternating && game.winner().is_none();
+        let played = if clean {
+            match game.play_batch(moves, &mut outcomes[..read]) {
+                Ok(()) => read,
+                Err((index, _)) => index,
+            }
+        } else {
+            0
+        };
+        if played > 0 {
+            let player = moves[played - 1][2];
+            referee.previous_player = Player::from_number(i64::from(player));
+        }
+        // Moves played in the batch: the only thing to report is a move
+        // after the first win, at the move after it.
+        let won_at = outcomes[..played].iter().position(|&outcome| outcome != 0);
+        if let (Some(won_at), Some((winner, at_move))) = (won_at, game.winner())
+            && won_at + 1 < read
+        {
+            referee.after_win_reported = true;
+            self.r#move = Some(before + won_at as u64 + 2);
+            let line = self.lines.first_line + won_at as u64 + 1;
+            self.violate(Spot { line, column: 1 }, Rule::AfterWin { winner, at_move })?;
+        }
+        // The rest one by one: the refused move and whatever follows it.
+        for index in played..read {
+            self.r#move = Some(before + index as u64 + 1);
+            let [r, c, p] = self.lines.moves[index];
+            let [column_at, player_at] = self.lines.columns[index];
+            let line = self.lines.first_line + index as u64;
+            let play = (i64::from(r), i64::from(c), i64::from(p));
+            referee.judge(game, play, |field, rule| {
+                let at = match field {
+                    MoveField::Row => 0,
+                    MoveField::Column => column_at,
+                    MoveField::Player => player_at,
+                };
+                let column = u64::from(at) + 1;
+                self.violate(Spot { line, column }, rule)
+            })?;
         }
         Ok(())
     }
