@@ -8,7 +8,7 @@ use crate::config::{InputFormat, InputSource};
 use crate::engine::{BoardSize, Outcome, TicTacToe};
 use crate::error::{Error, InputName};
 use crate::input;
-use crate::reader::{coding_ninjas, is_space, leetcode};
+use crate::reader::{coding_ninjas, is_space, leetcode, read_some};
 use std::io::{self, Cursor, Read};
 
 /// The format an input turned out to be in.
@@ -39,11 +39,7 @@ pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
     let detected = loop {
-        let read = match input.read(&mut chunk) {
-            Ok(read) => read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
+        let read = read_some(&mut input, &mut chunk)?;
         if read == 0 || seen.len() >= PEEK_MAX {
             seen.extend_from_slice(&chunk[..read]);
             break Detected::CodingNinjas;

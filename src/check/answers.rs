@@ -5,6 +5,7 @@
 //! case is required.
 
 use crate::error::quote_token;
+use crate::reader::read_into;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -215,12 +216,7 @@ impl<R: Read> AnswerReader<R> {
         self.end -= self.pos;
         self.pos = 0;
         while self.end < 2 && !self.eof {
-            match self.input.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(read) => self.end += read,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
-            }
+            read_into(&mut self.input, &mut self.buf, &mut self.end, &mut self.eof)?;
         }
         Ok(())
     }

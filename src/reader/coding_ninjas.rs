@@ -403,18 +403,26 @@ impl<R: Read> Reader<R> {
         self.error(at, why.into())
     }
 
+    /// Skips the buffered space at the reading position: where it stops,
+    /// and whether a token starts there (else the buffer ran out).
+    #[inline(always)]
+    fn skip_buffered_space(&mut self) -> (usize, bool) {
+        let bytes = self.chunks.bytes();
+        let mut at = self.chunks.pos;
+        while at < bytes.len() && is_space(bytes[at]) {
+            at += 1;
+        }
+        let found = at < bytes.len();
+        self.chunks.pos = at;
+        (at, found)
+    }
+
     /// Skips space to the next token and returns its buffer index. A token
     /// that starts a record lets go of everything before it.
     #[inline(always)]
     fn skip_space(&mut self, expected: Expected, starts_record: bool) -> Result<usize, Error> {
         loop {
-            let bytes = self.chunks.bytes();
-            let mut at = self.chunks.pos;
-            while at < bytes.len() && is_space(bytes[at]) {
-                at += 1;
-            }
-            let found = at < bytes.len();
-            self.chunks.pos = at;
+            let (at, found) = self.skip_buffered_space();
             if found {
                 if starts_record {
                     self.chunks.keep = at;
@@ -467,13 +475,7 @@ impl<R: Read> Reader<R> {
         // Not `skip_space`: its end-of-input error would work out a line and
         // column, on every part of a split input, only to be dropped.
         loop {
-            let bytes = self.chunks.bytes();
-            let mut at = self.chunks.pos;
-            while at < bytes.len() && is_space(bytes[at]) {
-                at += 1;
-            }
-            let found = at < bytes.len();
-            self.chunks.pos = at;
+            let (at, found) = self.skip_buffered_space();
             self.chunks.keep = at;
             if found {
                 return Err(self.trailing_data(at));

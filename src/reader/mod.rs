@@ -15,6 +15,31 @@ use std::io::{self, Read};
 /// here than 1 MiB ones.
 pub const CHUNK: usize = 128 * 1024;
 
+/// One `read` into `buf`, retried while interrupted by a signal; 0 means
+/// the end of the input. Every chunked reader reads through it.
+pub fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
+}
+
+/// Reads once into `buf[*end..]`, moving `end` past what was read. False,
+/// with `eof` set, at the end of the input.
+pub fn read_into(
+    input: &mut impl Read,
+    buf: &mut [u8],
+    end: &mut usize,
+    eof: &mut bool,
+) -> io::Result<bool> {
+    let read = read_some(input, &mut buf[*end..])?;
+    *end += read;
+    *eof = read == 0;
+    Ok(read > 0)
+}
+
 /// The space characters that may separate tokens.
 #[inline(always)]
 pub fn is_space(byte: u8) -> bool {
@@ -127,20 +152,7 @@ impl<R: Read> Chunks<R> {
         }
         // Fill all the spare room: normally about one chunk, but after a growth
         // the whole new half, so rescanning a long token stays linear.
-        loop {
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(read) => {
-                    self.end += read;
-                    return Ok(true);
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            }
-        }
+        read_into(&mut self.inner, &mut self.buf, &mut self.end, &mut self.eof)
     }
 
     /// Line and column of an absolute offset still in the buffer (or just

@@ -10,7 +10,7 @@
 //! reports what is wrong with exactly the message it always gives.
 
 use super::coding_ninjas::PartCases;
-use super::{BLOCK, CHUNK, Resume, Scanned, is_space, scan_int};
+use super::{BLOCK, CHUNK, Resume, Scanned, is_space, read_into, scan_int};
 use std::io::{self, Read};
 
 /// A part is cut at the first case start past this many bytes, by default.
@@ -309,20 +309,12 @@ impl<R: Read> Splitter<R> {
             }
         }
         let room = self.end + CHUNK.min(self.buf.len() - self.end);
-        loop {
-            match self.input.read(&mut self.buf[self.end..room]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(read) => {
-                    self.end += read;
-                    return Ok(true);
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
-            }
-        }
+        read_into(
+            &mut self.input,
+            &mut self.buf[..room],
+            &mut self.end,
+            &mut self.eof,
+        )
     }
 }
 

@@ -12,7 +12,7 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::reader::{BLOCK_WINDOW, LineMasks, Resume};
+use crate::reader::{BLOCK_WINDOW, LineMasks, Resume, read_into};
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -357,12 +357,7 @@ impl<R: Read> StrictReader<R> {
             self.pos = 0;
         }
         while self.end < WINDOW && !self.eof {
-            match self.input.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(read) => self.end += read,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
-            }
+            read_into(&mut self.input, &mut self.buf, &mut self.end, &mut self.eof)?;
         }
         Ok(())
     }
