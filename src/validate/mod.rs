@@ -402,10 +402,7 @@ pub fn validate_split(
         }
         Next::Part(first) => first,
     };
-    let workers = match split.workers {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        workers => workers,
-    };
+    let workers = split.workers();
     if workers < 2 {
         let (buffered, input) = splitter.into_rest();
         let stream = part_bytes(first).chain(part_bytes(buffered)).chain(input);
