@@ -12,9 +12,9 @@
 
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::reader::Chunks;
 use crate::reader::coding_ninjas::{BATCH, MoveBatch, PartCases, Reader};
 use crate::reader::split::{Next, PART_BYTES, Part, Splitter};
+use crate::reader::{CHUNK, Chunks};
 use crate::writer::ResultWriter;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -125,7 +125,11 @@ pub fn solve<W: Write>(
                 return solve_with(Reader::of_part(chunks, name, cases), game, output);
             }
             let rules = game.rules();
-            match solve_parts(first, &mut splitter, &name, rules, workers, output)? {
+            let split = Split {
+                workers,
+                part_bytes: split.part_bytes,
+            };
+            match solve_parts(first, &mut splitter, &name, rules, split, output)? {
                 Some(rest) => rest,
                 None => return Ok(()),
             }
@@ -159,9 +163,13 @@ fn solve_parts<R: Read, W: Write>(
     splitter: &mut Splitter<R>,
     name: &InputName,
     rules: Rules,
-    workers: usize,
+    split: Split,
     output: &mut W,
 ) -> Result<Option<Part>, Error> {
+    let Split {
+        workers,
+        part_bytes,
+    } = split;
     let worker = || {
         let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
         let mut writer = ResultWriter::new(Vec::new());
@@ -172,6 +180,8 @@ fn solve_parts<R: Read, W: Write>(
             workers: Ordered::start(scope, workers, &worker),
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
+            buffers_made: 0,
+            output_room: (part_bytes + CHUNK) / 2 + 2,
         };
         let mut next = Next::Part(first);
         loop {
@@ -188,7 +198,7 @@ fn solve_parts<R: Read, W: Write>(
                 pool.write_all(output)?;
                 return Ok(None);
             }
-            let spare = pool.spare_bytes.pop().unwrap_or_default();
+            let spare = pool.spare_buffer(output)?;
             next = match splitter.next_part(spare) {
                 Ok(next) => next,
                 Err(source) => {
@@ -253,6 +263,11 @@ impl<J: Send, D: Send> Ordered<J, D> {
         ordered
     }
 
+    /// How many jobs may be in hand at once.
+    pub(crate) fn capacity(&self) -> usize {
+        IN_FLIGHT * self.jobs.len()
+    }
+
     /// Whether a job may be sent before the oldest result is taken.
     pub(crate) fn has_room(&self) -> bool {
         self.sent - self.received < IN_FLIGHT * self.jobs.len()
@@ -290,6 +305,10 @@ struct Pool {
     workers: Ordered<Job, Solved>,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
+    /// Input buffers handed to the splitter so far.
+    buffers_made: usize,
+    /// The room every output buffer gets: half a usual part's buffer.
+    output_room: usize,
 }
 
 impl Pool {
@@ -301,10 +320,11 @@ impl Pool {
         }
         // A part's output is at most half its length, plus a line: a move
         // takes at least 6 bytes and writes 2, a case at least 4 and writes 1.
-        // Room for it all up front means no buffer grows on a worker.
+        // Room for it all up front means no buffer grows on a worker; one
+        // size for every usual part means none is ever reallocated.
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
         output_buffer.clear();
-        output_buffer.reserve(part.len / 2 + 2);
+        output_buffer.reserve((part.len / 2 + 2).max(self.output_room));
         let job = Job {
             part,
             output: output_buffer,
@@ -313,6 +333,22 @@ impl Pool {
             return Err(worker_lost());
         }
         Ok(())
+    }
+
+    /// A buffer for the splitter: a spare one, or a new one while fewer
+    /// exist than can be in use at once, or else the oldest part's, once
+    /// its output is written. So as many buffers are made for a 5 MB input
+    /// as for a 500 MB one, whatever the timing, and peak memory is the same.
+    fn spare_buffer(&mut self, output: &mut impl Write) -> Result<Vec<u8>, Error> {
+        if let Some(buffer) = self.spare_bytes.pop() {
+            return Ok(buffer);
+        }
+        if self.buffers_made < self.workers.capacity() {
+            self.buffers_made += 1;
+            return Ok(Vec::new());
+        }
+        self.write_next(output)?;
+        Ok(self.spare_bytes.pop().unwrap_or_default())
     }
 
     /// Writes the output of every part sent.

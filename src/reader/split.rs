@@ -298,8 +298,17 @@ impl<R: Read> Splitter<R> {
                 return Ok(false);
             }
             // Small first: a small input (a judge's usual test) then touches
-            // few pages, where start-up is most of its time.
-            let grown = (self.buf.len() * 2).clamp(FIRST_BUFFER, MAX_PART_BYTES);
+            // few pages, where start-up is most of its time. Past a chunk,
+            // straight to the size every part's buffer has, so that no
+            // buffer of another size is freed (glibc then serves later
+            // buffers from its heap, whose freed pages stay resident).
+            let doubled = (self.buf.len() * 2).max(FIRST_BUFFER);
+            let grown = if doubled > CHUNK {
+                doubled.max(self.part_bytes + CHUNK)
+            } else {
+                doubled
+            };
+            let grown = grown.min(MAX_PART_BYTES);
             // A fresh zeroed allocation maps zero pages: no memset.
             let mut buf = vec![0; grown];
             buf[..self.end].copy_from_slice(&self.buf[..self.end]);
