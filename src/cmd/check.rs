@@ -89,61 +89,87 @@ pub fn status(protocol: CheckProtocol, kind: VerdictKind) -> u8 {
 
 /// Reaches a verdict.
 pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
-    if let (Some(input), Some(expected)) = (&config.input, &config.expected) {
-        // The answer file must be the answer to the input.
-        let answer_name = InputName::Path(expected.clone());
-        let (answer, _) = input::open(&InputSource::Path(expected.clone()))?;
-        let against_input = recomputed(input, config.rules, |recomputed| {
-            compare(recomputed, answer).map_err(|side| read_error(side, &answer_name, &answer_name))
-        });
-        match against_input {
-            Ok(compared) => {
-                if let Comparison::Differs(difference) = compared? {
-                    return Ok(Verdict::new(
-                        VerdictKind::JudgeFailure,
-                        format!(
-                            "the expected answer {} is not the answer to the input {}: \
-                             {difference}",
-                            expected.display(),
-                            input.display()
-                        ),
-                    ));
-                }
+    std::thread::scope(|scope| {
+        // With the input and the answer both given, the output is compared
+        // with the answer on another thread while the answer is checked
+        // against the input here: they read different files. The answer's
+        // check still decides first, as when one ran after the other.
+        let with_answer = match (&config.input, &config.expected) {
+            (Some(_), Some(expected)) => {
+                Some(scope.spawn(move || against_answer(config, expected)))
             }
-            Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
-                return Ok(unsolvable(&error));
-            }
-            Err(error) => return Err(error),
-        }
-    }
-    let (output, output_name) = input::open(&config.output)?;
-    let comparison = match (&config.expected, &config.input) {
-        (Some(expected), _) => {
-            let expected_name = InputName::Path(expected.clone());
+            _ => None,
+        };
+        if let (Some(input), Some(expected)) = (&config.input, &config.expected) {
+            // The answer file must be the answer to the input.
+            let answer_name = InputName::Path(expected.clone());
             let (answer, _) = input::open(&InputSource::Path(expected.clone()))?;
-            compare(answer, output)
-                .map_err(|side| read_error(side, &expected_name, &output_name))?
-        }
-        (None, Some(input)) => {
-            let compared = recomputed(input, config.rules, |recomputed| {
-                compare(recomputed, output)
-                    .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
+            let against_input = recomputed(input, config.rules, |recomputed| {
+                compare(recomputed, answer)
+                    .map_err(|side| read_error(side, &answer_name, &answer_name))
             });
-            match compared {
-                Ok(compared) => compared?,
+            match against_input {
+                Ok(compared) => {
+                    if let Comparison::Differs(difference) = compared? {
+                        return Ok(Verdict::new(
+                            VerdictKind::JudgeFailure,
+                            format!(
+                                "the expected answer {} is not the answer to the input {}: \
+                                 {difference}",
+                                expected.display(),
+                                input.display()
+                            ),
+                        ));
+                    }
+                }
                 Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
                     return Ok(unsolvable(&error));
                 }
                 Err(error) => return Err(error),
             }
         }
-        (None, None) => {
-            return Ok(Verdict::new(
-                VerdictKind::JudgeFailure,
-                "nothing to compare with: give the expected answer or the input",
-            ));
-        }
-    };
+        let comparison = match (&config.expected, &config.input) {
+            (Some(expected), _) => match with_answer {
+                Some(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+                None => against_answer(config, expected)?,
+            },
+            (None, Some(input)) => {
+                let (output, output_name) = input::open(&config.output)?;
+                let compared = recomputed(input, config.rules, |recomputed| {
+                    compare(recomputed, output)
+                        .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
+                });
+                match compared {
+                    Ok(compared) => compared?,
+                    Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
+                        return Ok(unsolvable(&error));
+                    }
+                    Err(error) => return Err(error),
+                }
+            }
+            (None, None) => {
+                return Ok(Verdict::new(
+                    VerdictKind::JudgeFailure,
+                    "nothing to compare with: give the expected answer or the input",
+                ));
+            }
+        };
+        verdict_for(config, comparison)
+    })
+}
+
+/// The output compared with the expected answer.
+fn against_answer(config: &CheckConfig, expected: &Path) -> Result<Comparison, Error> {
+    let (output, output_name) = input::open(&config.output)?;
+    let expected_name = InputName::Path(expected.to_path_buf());
+    let (answer, _) = input::open(&InputSource::Path(expected.to_path_buf()))?;
+    compare(answer, output).map_err(|side| read_error(side, &expected_name, &output_name))
+}
+
+/// The verdict on a comparison, with the move explained when it is one.
+fn verdict_for(config: &CheckConfig, comparison: Comparison) -> Result<Verdict, Error> {
     let difference = match comparison {
         Comparison::Same { cases, results } => {
             return Ok(Verdict::new(
