@@ -9,6 +9,9 @@
 //! Why: the reading and the game cost about the same per move, and both are
 //! the same work for every case, so whole cases in parallel scale with the
 //! cores where a pipeline of reader and engine would stop at two stages.
+//!
+//! The pool that runs jobs on threads and hands results back in order
+//! ([`Ordered`]) serves `validate` too.
 
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
