@@ -11,7 +11,7 @@
 //! cores where a pipeline of reader and engine would stop at two stages.
 //!
 //! The pool that runs jobs on threads and hands results back in order
-//! ([`Ordered`]) serves `validate` too.
+//! (`Ordered`) serves `validate` too.
 
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
@@ -56,7 +56,7 @@ const MOST_WORKERS: usize = 8;
 
 impl Split {
     /// The threads to solve on: as set, or twice the cores, at most
-    /// [`MOST_WORKERS`] (but one per core on a machine with more).
+    /// 8 (but one per core on a machine with more).
     ///
     /// Why twice: with only one per core, a worker waits whenever the
     /// thread that splits and writes runs. On this project's 2-core machine
