@@ -233,6 +233,9 @@ struct ValidateArgs {
     /// Report at most this many violations, then stop.
     #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: u64,
+    /// Threads for a long input: 1 reads it as one stream; 0 means twice the cores, at most 8.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
     /// Fewest test cases T.
     #[arg(long, value_name = "T", default_value_t = ValidateLimits::default().min_t)]
     min_t: u64,
@@ -287,6 +290,7 @@ impl ValidateArgs {
                 max_q: self.max_q,
             },
             max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
+            threads: self.threads,
         }
     }
 }
@@ -573,6 +577,9 @@ struct SolveArgs {
     format: FormatArg,
     #[command(flatten)]
     rules: RulesArgs,
+    /// Threads for a long input: 1 reads it as one stream; 0 means twice the cores, at most 8.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -663,6 +670,7 @@ pub fn plain_solve(args: &[OsString]) -> Option<Config> {
         output: OutputTarget::Stdout,
         rules: Rules::default(),
         format: InputFormat::Auto,
+        threads: 0,
     }))
 }
 
@@ -744,6 +752,7 @@ impl SolveArgs {
             output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
             rules: self.rules.into_rules(),
             format: self.format.into_format(),
+            threads: self.threads,
         }
     }
 }

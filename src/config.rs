@@ -48,6 +48,9 @@ pub struct SolveConfig {
     pub rules: Rules,
     /// The format of the inputs.
     pub format: InputFormat,
+    /// Threads to solve a long Coding Ninjas input on: 1 reads it as one
+    /// stream, 0 lets the solver choose.
+    pub threads: usize,
 }
 
 /// The format of an input.
@@ -142,6 +145,9 @@ pub struct ValidateConfig {
     pub limits: Limits,
     /// Violations reported before giving up.
     pub max_errors: usize,
+    /// Threads to validate a long input on: 1 reads it as one stream, 0
+    /// lets the validator choose.
+    pub threads: usize,
 }
 
 /// The calling convention a checker follows.

@@ -193,3 +193,46 @@ fn help_explains_the_format_the_exit_statuses_and_shows_an_example() {
         ))
         .stdout(predicate::str::contains("65 data error"));
 }
+
+/// A file of `cases` copies of the LeetCode example (about 50 bytes each),
+/// with a taken cell in case `bad` if given: long enough to be split.
+fn long_file(cases: usize, bad: Option<usize>) -> Vec<u8> {
+    let mut text = format!("{cases}\n");
+    for case in 1..=cases {
+        if Some(case) == bad {
+            text.push_str("3\n2\n1 1 1\n1 1 2\n");
+        } else {
+            text.push_str("3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n");
+        }
+    }
+    text.into_bytes()
+}
+
+#[test]
+fn threads_change_nothing_but_the_time() {
+    for bad in [None, Some(15_000)] {
+        let input = long_file(30_000, bad);
+        let run = |threads: &str| {
+            let output = tictactoe()
+                .args(["--threads", threads])
+                .write_stdin(input.clone())
+                .output()
+                .expect("binary runs");
+            (output.status.code(), output.stdout, output.stderr)
+        };
+        let streamed = run("1");
+        assert_eq!(streamed.0, Some(if bad.is_some() { 65 } else { 0 }));
+        for threads in ["0", "2", "5"] {
+            assert!(run(threads) == streamed, "--threads {threads} differs");
+        }
+        let validated = |threads: &str| {
+            let output = tictactoe()
+                .args(["validate", "--max-t", "100000", "--threads", threads])
+                .write_stdin(input.clone())
+                .output()
+                .expect("binary runs");
+            (output.status.code(), output.stdout, output.stderr)
+        };
+        assert_eq!(validated("0"), validated("1"));
+    }
+}

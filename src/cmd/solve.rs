@@ -16,10 +16,14 @@ use std::io::{BufWriter, Read, Write};
 /// lines of the cases completed before it.
 pub fn run(config: &SolveConfig, mut output: impl Write) -> Result<(), Error> {
     let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
+    let split = Split {
+        workers: config.threads,
+        ..Split::default()
+    };
     let solved = config
         .inputs
         .iter()
-        .try_for_each(|source| solve_input(source, config.format, &mut game, &mut output));
+        .try_for_each(|source| solve_input(source, config.format, split, &mut game, &mut output));
     // Completed cases are written even when solving stopped on an error.
     let finished = output.flush().map_err(Error::Write);
     solved.and(finished)
@@ -44,7 +48,8 @@ pub fn run_stream_as(
     mut output: impl Write,
 ) -> Result<(), Error> {
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
-    let solved = solve_any(input, name, format, &mut game, &mut output);
+    let split = Split::default();
+    let solved = solve_any(input, name, format, split, &mut game, &mut output);
     let finished = output.flush().map_err(Error::Write);
     solved.and(finished)
 }
@@ -52,11 +57,12 @@ pub fn run_stream_as(
 fn solve_input<W: Write>(
     source: &InputSource,
     format: InputFormat,
+    split: Split,
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
     let (input, name) = input::open(source)?;
-    solve_any(input, name, format, game, output)
+    solve_any(input, name, format, split, game, output)
 }
 
 /// Solves one input in its format, writing every completed case.
@@ -64,27 +70,19 @@ fn solve_any<W: Write>(
     input: impl Read,
     name: InputName,
     format: InputFormat,
+    split: Split,
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
     match format {
         // The hot path takes the input as it is, with nothing chained in front.
-        InputFormat::CodingNinjas => solve_coding_ninjas(input, name, game, output),
+        InputFormat::CodingNinjas => parallel::solve(input, name, game, output, split),
         InputFormat::Leetcode => solve_leetcode(input, name, game, output),
         InputFormat::Auto => match cases::resolve(input, &name, format)? {
-            (Detected::CodingNinjas, input) => solve_coding_ninjas(input, name, game, output),
+            (Detected::CodingNinjas, input) => parallel::solve(input, name, game, output, split),
             (Detected::Leetcode, input) => solve_leetcode(input, name, game, output),
         },
     }
-}
-
-fn solve_coding_ninjas<W: Write>(
-    input: impl Read,
-    name: InputName,
-    game: &mut TicTacToe,
-    output: &mut W,
-) -> Result<(), Error> {
-    parallel::solve(input, name, game, output, Split::default())
 }
 
 /// The LeetCode path: one `[null,0,...]` line per test case, each built

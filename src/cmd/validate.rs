@@ -8,8 +8,9 @@ use crate::config::InputFormat;
 use crate::config::{ValidateConfig, ValidateProtocol};
 use crate::error::{Error, InputName};
 use crate::input;
+use crate::parallel::Split;
 use crate::validate::leetcode::validate_leetcode;
-use crate::validate::{Report, validate};
+use crate::validate::{Report, validate_split};
 use std::io::{BufWriter, Write};
 
 /// Validates the input and writes the report: each violation on its own
@@ -18,7 +19,13 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
     let (reader, name) = input::open(&config.input)?;
     let (format, reader) = cases::resolve(reader, &name, InputFormat::Auto)?;
     let report = match format {
-        Detected::CodingNinjas => validate(reader, &config.limits, config.max_errors),
+        Detected::CodingNinjas => {
+            let split = Split {
+                workers: config.threads,
+                ..Split::default()
+            };
+            validate_split(reader, &config.limits, config.max_errors, split)
+        }
         Detected::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
     }
     .map_err(|source| Error::Read {
