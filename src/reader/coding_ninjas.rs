@@ -6,8 +6,7 @@
 //! turns the engine's refusal into an error pointing at the right token.
 
 use super::{
-    BLOCK, BLOCK_WINDOW, BlockTokens, Chunks, LineMasks, Scanned, digits_value, is_space,
-    parse_move_line, scan_int,
+    BlockTokens, Chunks, LineMasks, Scanned, is_space, parse_move_line, scan_int, window_at,
 };
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
@@ -194,25 +193,15 @@ impl<R: Read> Reader<R> {
         if !self.block.has_move() {
             self.find_block();
         }
-        if self.block.has_move() {
+        let at = self.block_at;
+        if let Some(window) = window_at(self.chunks.bytes(), at)
+            && self.block.has_move()
+        {
             // The common case: three plain tokens, read straight from the block.
-            let bytes = self.chunks.bytes();
-            let at = self.block_at;
-            let value = |(start, count): (usize, usize)| {
-                let word = bytes
-                    .get(at + start..)
-                    .and_then(|rest| rest.first_chunk::<8>());
-                word.map_or(0, |word| {
-                    digits_value(u64::from_le_bytes(*word), count) as i64
-                })
-            };
-            let (row_start, row_count) = self.block.take();
-            let row = value((row_start, row_count));
-            let col = value(self.block.take());
-            let (player_start, player_count) = self.block.take();
-            let player = value((player_start, player_count));
-            self.chunks.pos = at + player_start + player_count;
+            let ([row, col, player], row_start, player_end) = self.block.take_move(window);
+            self.chunks.pos = at + player_end;
             self.move_start = self.chunks.offset_of(at + row_start);
+            let [row, col, player] = [row, col, player].map(i64::from);
             return Ok(Move { row, col, player });
         }
         let declared = self.moves;
@@ -256,10 +245,7 @@ impl<R: Read> Reader<R> {
         let mut got = 0;
         'blocks: while got < want {
             let at = last_newline;
-            let Some(window) = bytes
-                .get(at..at + BLOCK_WINDOW)
-                .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok())
-            else {
+            let Some(window) = window_at(bytes, at) else {
                 break;
             };
             // Lines are read off the LFs of whole blocks, so no line waits
@@ -319,15 +305,11 @@ impl<R: Read> Reader<R> {
         let mut block = self.block;
         let mut at = self.block_at;
         let mut pos = self.chunks.pos;
-        let mut window = bytes
-            .get(at..at + BLOCK_WINDOW)
-            .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok());
+        let mut window = window_at(bytes, at);
         let mut got = 0;
         for (slot, start) in batch.moves[..want].iter_mut().zip(&mut batch.starts) {
             if !block.has_move() {
-                window = bytes
-                    .get(pos..pos + BLOCK_WINDOW)
-                    .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok());
+                window = window_at(bytes, pos);
                 block = window.map_or_else(BlockTokens::default, BlockTokens::find);
                 at = pos;
                 if !block.has_move() {
@@ -335,20 +317,10 @@ impl<R: Read> Reader<R> {
                 }
             }
             let Some(window) = window else { break };
-            // A token starts within the block, so its 8-byte word is inside
-            // the window.
-            let value = |(start, count): (usize, usize)| {
-                let start = start % BLOCK;
-                let mut word = [0; 8];
-                word.copy_from_slice(&window[start..start + 8]);
-                digits_value(u64::from_le_bytes(word), count) as u32
-            };
-            let row = block.take();
-            let col = block.take();
-            let player = block.take();
-            *slot = [value(row), value(col), value(player)];
-            *start = base + (at + row.0) as u64;
-            pos = at + player.0 + player.1;
+            let (values, row_start, player_end) = block.take_move(window);
+            *slot = values;
+            *start = base + (at + row_start) as u64;
+            pos = at + player_end;
             got += 1;
         }
         self.block = block;
@@ -370,8 +342,7 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     fn find_block(&mut self) {
         let pos = self.chunks.pos;
-        let window = self.chunks.bytes().get(pos..pos + BLOCK_WINDOW);
-        match window.and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok()) {
+        match window_at(self.chunks.bytes(), pos) {
             Some(window) => {
                 self.block = BlockTokens::find(window);
                 self.block_at = pos;

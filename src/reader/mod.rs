@@ -278,6 +278,15 @@ pub const BLOCK: usize = 64;
 /// may begin at the block's last byte.
 pub const BLOCK_WINDOW: usize = BLOCK + 8;
 
+/// The [`BLOCK_WINDOW`] bytes of `bytes` from `at`, if that many are there.
+#[inline(always)]
+pub fn window_at(bytes: &[u8], at: usize) -> Option<&[u8; BLOCK_WINDOW]> {
+    bytes
+        .get(at..at.checked_add(BLOCK_WINDOW)?)?
+        .try_into()
+        .ok()
+}
+
 /// The plain tokens of one block: bit i of `starts` (and of `ends`) marks
 /// byte i as the first (last) digit of a token the fast path may take.
 ///
@@ -342,6 +351,25 @@ impl BlockTokens {
     pub fn has_move(&self) -> bool {
         let once = self.starts & self.starts.wrapping_sub(1);
         once & once.wrapping_sub(1) != 0
+    }
+
+    /// Takes the next move's three tokens from the block `window` holds:
+    /// row, column and player, where the row starts and where the player
+    /// ends (block indexes). Call it only when [`has_move`](Self::has_move).
+    #[inline(always)]
+    pub fn take_move(&mut self, window: &[u8; BLOCK_WINDOW]) -> ([u32; 3], usize, usize) {
+        // A token starts within the block, so its 8-byte word is inside the window.
+        let value = |(start, count): (usize, usize)| {
+            let start = start % BLOCK;
+            let mut word = [0; 8];
+            word.copy_from_slice(&window[start..start + 8]);
+            digits_value(u64::from_le_bytes(word), count) as u32
+        };
+        let row = self.take();
+        let col = self.take();
+        let player = self.take();
+        let values = [value(row), value(col), value(player)];
+        (values, row.0, player.0 + player.1)
     }
 
     /// Whether no token is left.

@@ -12,7 +12,7 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::reader::{BLOCK_WINDOW, LineMasks, Resume, read_into};
+use crate::reader::{LineMasks, Resume, read_into, window_at};
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -262,10 +262,7 @@ impl<R: Read> StrictReader<R> {
         let mut got = 0;
         'blocks: while got < want {
             let at = last_newline;
-            let Some(window) = self.buf[..self.end]
-                .get(at..at + BLOCK_WINDOW)
-                .and_then(|window| <&[u8; BLOCK_WINDOW]>::try_from(window).ok())
-            else {
+            let Some(window) = window_at(&self.buf[..self.end], at) else {
                 break;
             };
             let masks = LineMasks::of(window);
