@@ -15,7 +15,7 @@
 
 use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::reader::coding_ninjas::{BATCH, MoveBatch, PartCases, Reader};
+use crate::reader::coding_ninjas::{BATCH, MoveBatch, Reader};
 use crate::reader::split::{Next, PART_BYTES, Part, Splitter};
 use crate::reader::{CHUNK, Chunks};
 use crate::writer::ResultWriter;
@@ -100,50 +100,89 @@ pub fn solve<W: Write>(
     if split.workers == 1 {
         return solve_with(Reader::new(input, name), game, output);
     }
-    // An input of one part (every bundled example, most judges' files) is
-    // solved here, with no thread started.
-    let mut splitter = Splitter::new(input, split.part_bytes);
     let read_error = |source| Error::Read {
         input: name.clone(),
         source,
     };
-    let rest = match splitter.next_part(Vec::new()).map_err(read_error)? {
-        Next::Part(part) if part.cases.last.is_none() => {
+    let (first, mut splitter, workers) = match begin(input, split).map_err(read_error)? {
+        // One part (every bundled example, most judges' files): solved
+        // here, with no thread started.
+        Begun::Whole(part) => {
             let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
             return solve_with(Reader::of_part(chunks, name, part.cases), game, output);
         }
-        Next::Part(first) => {
-            let workers = split.workers();
-            if workers < 2 {
-                // One core: the parts found so far and the rest, as one stream.
-                let (buffered, input) = splitter.into_rest();
-                let parts = io::Cursor::new(first.bytes)
-                    .take(first.len as u64)
-                    .chain(io::Cursor::new(buffered.bytes).take(buffered.len as u64));
-                let chunks = Chunks::resume(parts.chain(input), first.start);
-                let cases = PartCases {
-                    last: None,
-                    ..first.cases
-                };
-                return solve_with(Reader::of_part(chunks, name, cases), game, output);
-            }
-            let rules = game.rules();
-            let split = Split {
-                workers,
-                part_bytes: split.part_bytes,
-            };
-            match solve_parts(first, &mut splitter, &name, rules, split, output)? {
-                Some(rest) => rest,
-                None => return Ok(()),
-            }
-        }
-        Next::Rest(rest) => rest,
+        Begun::Stream(stream) => return solve_with(Reader::new(stream, name), game, output),
+        Begun::Parts {
+            first,
+            splitter,
+            workers,
+        } => (first, splitter, workers),
+    };
+    let split = Split {
+        workers,
+        part_bytes: split.part_bytes,
+    };
+    let rules = game.rules();
+    let Some(rest) = solve_parts(first, &mut splitter, &name, rules, split, output)? else {
+        return Ok(());
     };
     // What the splitter could not follow: the streaming reader goes on from
     // the last case start it found.
-    let buffered = io::Cursor::new(rest.bytes).take(rest.len as u64);
-    let chunks = Chunks::resume(buffered.chain(splitter.into_input()), rest.start);
-    solve_with(Reader::of_part(chunks, name, rest.cases), game, output)
+    let (start, cases) = (rest.start, rest.cases);
+    let chunks = Chunks::resume(part_bytes(rest).chain(splitter.into_input()), start);
+    solve_with(Reader::of_part(chunks, name, cases), game, output)
+}
+
+/// A part's bytes, as a stream.
+pub(crate) type Buffered = io::Take<io::Cursor<Vec<u8>>>;
+
+/// The bytes of a part, as a stream.
+pub(crate) fn part_bytes(part: Part) -> Buffered {
+    io::Cursor::new(part.bytes).take(part.len as u64)
+}
+
+/// How a split input begins.
+pub(crate) enum Begun<R> {
+    /// The whole input is one part.
+    Whole(Part),
+    /// The input from its start, to be read as one stream: the splitter
+    /// stopped within the first part, or there is only one core.
+    Stream(io::Chain<io::Chain<Buffered, Buffered>, R>),
+    /// The first part, the splitter for the rest, and how many workers.
+    Parts {
+        /// The first part.
+        first: Part,
+        /// The splitter, after the first part.
+        splitter: Splitter<R>,
+        /// Threads to work on, at least 2.
+        workers: usize,
+    },
+}
+
+/// Splits off the first part of `input` and decides how to go on: shared
+/// by `solve` and `validate`.
+pub(crate) fn begin<R: Read>(input: R, split: Split) -> io::Result<Begun<R>> {
+    let mut splitter = Splitter::new(input, split.part_bytes);
+    let first = match splitter.next_part(Vec::new())? {
+        Next::Part(part) if part.cases.last.is_none() => return Ok(Begun::Whole(part)),
+        Next::Rest(rest) => {
+            let nothing = io::Cursor::new(Vec::new()).take(0);
+            let stream = part_bytes(rest).chain(nothing).chain(splitter.into_input());
+            return Ok(Begun::Stream(stream));
+        }
+        Next::Part(first) => first,
+    };
+    let workers = split.workers();
+    if workers < 2 {
+        let (buffered, input) = splitter.into_rest();
+        let stream = part_bytes(first).chain(part_bytes(buffered)).chain(input);
+        return Ok(Begun::Stream(stream));
+    }
+    Ok(Begun::Parts {
+        first,
+        splitter,
+        workers,
+    })
 }
 
 /// Solves what `reader` reads, writing every completed case.

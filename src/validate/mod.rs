@@ -15,7 +15,7 @@ pub mod strict;
 
 use crate::engine::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
 use crate::error::Position;
-use crate::parallel::{Ordered, Split};
+use crate::parallel::{Begun, Ordered, Split, begin, part_bytes};
 use crate::reader::coding_ninjas::PartCases;
 use crate::reader::split::{Next, Part, Splitter};
 use std::fmt;
@@ -390,30 +390,20 @@ pub fn validate_split(
     if split.workers == 1 {
         return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
     }
-    let mut splitter = Splitter::new(input, split.part_bytes);
-    let first = match splitter.next_part(Vec::new())? {
-        Next::Part(part) if part.cases.last.is_none() => {
+    match begin(input, split)? {
+        Begun::Whole(part) => {
             let reader = StrictReader::new(part_bytes(part));
-            return run_validator(reader, limits, max_errors, whole, empty);
+            run_validator(reader, limits, max_errors, whole, empty)
         }
-        Next::Rest(rest) => {
-            let reader = StrictReader::new(part_bytes(rest).chain(splitter.into_input()));
-            return run_validator(reader, limits, max_errors, whole, empty);
+        Begun::Stream(stream) => {
+            run_validator(StrictReader::new(stream), limits, max_errors, whole, empty)
         }
-        Next::Part(first) => first,
-    };
-    let workers = split.workers();
-    if workers < 2 {
-        let (buffered, input) = splitter.into_rest();
-        let stream = part_bytes(first).chain(part_bytes(buffered)).chain(input);
-        return run_validator(StrictReader::new(stream), limits, max_errors, whole, empty);
+        Begun::Parts {
+            first,
+            splitter,
+            workers,
+        } => validate_parts(first, splitter, limits, max_errors, workers),
     }
-    validate_parts(first, splitter, limits, max_errors, workers)
-}
-
-/// The bytes of a part, as a stream.
-fn part_bytes(part: Part) -> io::Take<io::Cursor<Vec<u8>>> {
-    io::Cursor::new(part.bytes).take(part.len as u64)
 }
 
 /// Runs a validator over what `reader` reads, adding to `report`.
