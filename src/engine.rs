@@ -576,6 +576,9 @@ impl TicTacToe {
     /// registers and decides the board store and rules once, not per move.
     ///
     /// [`play`]: TicTacToe::play
+    // Inlined so that it is compiled into both builds of the solving loop
+    // (crate::cpu).
+    #[inline(always)]
     pub fn play_batch(
         &mut self,
         moves: &[[u32; 3]],

@@ -60,6 +60,7 @@ pub mod cli;
 pub mod cmd;
 pub mod compare;
 pub mod config;
+pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod generate;

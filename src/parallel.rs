@@ -449,6 +449,32 @@ pub fn solve_cases<R: Read, W: Write>(
     game: &mut TicTacToe,
     writer: &mut ResultWriter<W>,
 ) -> Result<(), Error> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_newer_features() {
+        // SAFETY: the CPU has the features `solve_cases_newer` is built for.
+        return unsafe { solve_cases_newer(reader, game, writer) };
+    }
+    solve_cases_inline(reader, game, writer)
+}
+
+/// [`solve_cases`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn solve_cases_newer<R: Read, W: Write>(
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+) -> Result<(), Error> {
+    solve_cases_inline(reader, game, writer)
+}
+
+/// [`solve_cases`], inlined into its two builds.
+#[inline(always)]
+fn solve_cases_inline<R: Read, W: Write>(
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+) -> Result<(), Error> {
     let mut batch = MoveBatch::default();
     let mut outcomes = [0; BATCH];
     while let Some(case) = reader.next_case()? {

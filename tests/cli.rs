@@ -209,6 +209,34 @@ fn long_file(cases: usize, bad: Option<usize>) -> Vec<u8> {
 }
 
 #[test]
+fn the_hot_loops_baseline_build_changes_nothing_but_the_time() {
+    for bad in [None, Some(15_000)] {
+        let input = long_file(30_000, bad);
+        for threads in ["0", "1"] {
+            let run = |cpu: Option<&str>| {
+                let mut command = tictactoe();
+                match cpu {
+                    Some(choice) => command.env("TICTACTOE_CPU", choice),
+                    None => command.env_remove("TICTACTOE_CPU"),
+                };
+                let output = command
+                    .args(["--threads", threads])
+                    .write_stdin(input.clone())
+                    .output()
+                    .expect("binary runs");
+                (output.status.code(), output.stdout, output.stderr)
+            };
+            let newer = run(None);
+            assert_eq!(newer.0, Some(if bad.is_some() { 65 } else { 0 }));
+            assert!(
+                run(Some("baseline")) == newer,
+                "the baseline build differs, --threads {threads}"
+            );
+        }
+    }
+}
+
+#[test]
 fn threads_change_nothing_but_the_time() {
     for bad in [None, Some(15_000)] {
         let input = long_file(30_000, bad);

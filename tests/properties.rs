@@ -1,6 +1,7 @@
 //! Property tests: the two engines agree, the reader does not care where
 //! reads split the input, and no bytes make the solver panic.
 
+use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use tictactoe::cmd::solve::run_stream;
@@ -270,5 +271,41 @@ proptest! {
         let split = solve_split(pieces, rules, workers, part_bytes);
         prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
         prop_assert_eq!(split.1, stream.1);
+    }
+}
+
+/// The binary's status, output and error on `input`, with the hot loops'
+/// baseline build or the one for this CPU (`tictactoe::cpu`).
+fn run_binary(input: &[u8], args: &[&str], baseline: bool) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    if baseline {
+        command.env("TICTACTOE_CPU", "baseline");
+    } else {
+        command.env_remove("TICTACTOE_CPU");
+    }
+    let output = command
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .expect("binary runs");
+    (output.status.code(), output.stdout, output.stderr)
+}
+
+proptest! {
+    // A process each: fewer cases. On a CPU without the newer features both
+    // runs take the baseline build, and this holds trivially.
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn the_hot_loops_baseline_build_gives_what_the_newer_one_gives(
+        bytes in file_to_split(),
+        policy in prop::sample::select(vec!["error", "continue", "leetcode"]),
+    ) {
+        let args = ["--after-win", policy];
+        let newer = run_binary(&bytes, &args, false);
+        let baseline = run_binary(&bytes, &args, true);
+        prop_assert_eq!(newer.0, baseline.0);
+        prop_assert_eq!(String::from_utf8_lossy(&newer.1), String::from_utf8_lossy(&baseline.1));
+        prop_assert_eq!(String::from_utf8_lossy(&newer.2), String::from_utf8_lossy(&baseline.2));
     }
 }

@@ -243,7 +243,25 @@ impl<R: Read> Splitter<R> {
     }
 
     /// Passes `skip` token starts and finds the next one.
-    fn find(&mut self, mut skip: u64) -> io::Result<Found> {
+    fn find(&mut self, skip: u64) -> io::Result<Found> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_newer_features() {
+            // SAFETY: the CPU has the features `find_newer` is built for.
+            return unsafe { self.find_newer(skip) };
+        }
+        self.find_inline(skip)
+    }
+
+    /// [`Splitter::find`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn find_newer(&mut self, skip: u64) -> io::Result<Found> {
+        self.find_inline(skip)
+    }
+
+    /// [`Splitter::find`], inlined into its two builds.
+    #[inline(always)]
+    fn find_inline(&mut self, mut skip: u64) -> io::Result<Found> {
         loop {
             while let Some(block) = self.buf[..self.end]
                 .get(self.scanned..self.scanned + BLOCK)
