@@ -8,6 +8,8 @@ use tictactoe::cmd::solve::run_stream;
 use tictactoe::engine::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::error::{Error, InputName};
 use tictactoe::parallel::{self, Split};
+use tictactoe::reader::coding_ninjas::Reader;
+use tictactoe::writer::ResultWriter;
 
 const POLICIES: [AfterWin; 3] = [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode];
 
@@ -46,6 +48,17 @@ impl Read for Pieces<'_> {
 fn solve(input: impl Read, rules: Rules) -> (Vec<u8>, Option<String>) {
     let mut out = Vec::new();
     let result = run_stream(input, InputName::Stdin, rules, &mut out);
+    (out, result.err().map(|error| error.to_string()))
+}
+
+/// `solve` without the splitter: the reader sees the reads `input` makes.
+fn solve_unsplit(input: impl Read, rules: Rules) -> (Vec<u8>, Option<String>) {
+    let mut out = Vec::new();
+    let mut reader = Reader::new(input, InputName::Stdin);
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let mut writer = ResultWriter::new(&mut out);
+    let result = parallel::solve_cases(&mut reader, &mut game, &mut writer);
+    let _ = writer.finish();
     (out, result.err().map(|error| error.to_string()))
 }
 
@@ -188,6 +201,22 @@ proptest! {
             let scan = solve(text.as_bytes(), Rules { after_win, engine: EngineKind::Scan });
             prop_assert_eq!(&whole, &scan);
         }
+    }
+
+    // Read whole, the moves go through the batch readers, which find a
+    // refused move's tokens again only for its message; read a few bytes
+    // at a time with no splitter in front (which would buffer a part),
+    // mostly through the token-by-token reader.
+    #[test]
+    fn errors_point_at_the_same_token_however_the_input_is_read(
+        text in big_spaced_file(),
+        sizes in prop::collection::vec(1usize..40, 1..8),
+        policy in 0usize..3,
+    ) {
+        let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
+        let whole = solve_unsplit(text.as_bytes(), rules);
+        let pieces = Pieces { data: text.as_bytes(), sizes, next: 0 };
+        prop_assert_eq!(whole, solve_unsplit(pieces, rules));
     }
 
     #[test]

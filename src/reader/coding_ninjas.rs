@@ -39,8 +39,9 @@ pub const BATCH: usize = 256;
 pub struct MoveBatch {
     /// Row, column and player of each move; only the first `len` are read.
     moves: [[u32; 3]; BATCH],
-    /// Absolute offset of each move's row token.
-    starts: [u64; BATCH],
+    /// An absolute offset with only space between it and the first move's
+    /// row token: where the moves' tokens are found again for an error.
+    from: u64,
     /// How many moves were read.
     len: usize,
     /// The 1-based number of the first move in its case.
@@ -51,7 +52,7 @@ impl Default for MoveBatch {
     fn default() -> MoveBatch {
         MoveBatch {
             moves: [[0; 3]; BATCH],
-            starts: [0; BATCH],
+            from: 0,
             len: 0,
             first: 0,
         }
@@ -224,6 +225,7 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     pub fn fill_batch(&mut self, batch: &mut MoveBatch, left: u64) -> usize {
         let want = left.min(BATCH as u64) as usize;
+        batch.from = self.chunks.offset_of(self.chunks.pos);
         let mut got = self.fill_lines(batch, want);
         if got == 0 {
             got = self.fill_tokens(batch, want);
@@ -239,7 +241,6 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     fn fill_lines(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
         let bytes = self.chunks.bytes();
-        let base = self.chunks.offset_of(0);
         // The LF that ends the line before the next move's.
         let mut last_newline = self.chunks.pos;
         let mut got = 0;
@@ -280,7 +281,6 @@ impl<R: Read> Reader<R> {
                     break 'blocks;
                 };
                 batch.moves[got] = played;
-                batch.starts[got] = base + (at + line_start) as u64;
                 last_newline = at + line_end;
                 got += 1;
                 if got == want {
@@ -301,13 +301,12 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     fn fill_tokens(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
         let bytes = self.chunks.bytes();
-        let base = self.chunks.offset_of(0);
         let mut block = self.block;
         let mut at = self.block_at;
         let mut pos = self.chunks.pos;
         let mut window = window_at(bytes, at);
         let mut got = 0;
-        for (slot, start) in batch.moves[..want].iter_mut().zip(&mut batch.starts) {
+        for slot in &mut batch.moves[..want] {
             if !block.has_move() {
                 window = window_at(bytes, pos);
                 block = window.map_or_else(BlockTokens::default, BlockTokens::find);
@@ -317,9 +316,8 @@ impl<R: Read> Reader<R> {
                 }
             }
             let Some(window) = window else { break };
-            let (values, row_start, player_end) = block.take_move(window);
+            let (values, _, player_end) = block.take_move(window);
             *slot = values;
-            *start = base + (at + row_start) as u64;
             pos = at + player_end;
             got += 1;
         }
@@ -333,7 +331,18 @@ impl<R: Read> Reader<R> {
     #[cold]
     pub fn reject_in_batch(&mut self, batch: &MoveBatch, index: usize, why: MoveError) -> Error {
         self.r#move = batch.first + index as u64;
-        self.move_start = batch.starts[index];
+        // The batch's tokens are still buffered: pass 3 x `index` of them.
+        // (Keeping each move's offset instead cost a store a move.)
+        let bytes = self.chunks.bytes();
+        let mut at = batch.from.saturating_sub(self.chunks.offset_of(0)) as usize;
+        let run = |at: usize, space: bool| {
+            let rest = bytes.get(at..).unwrap_or_default();
+            at + rest.iter().take_while(|&&b| is_space(b) == space).count()
+        };
+        for _ in 0..3 * index {
+            at = run(run(at, true), false);
+        }
+        self.move_start = self.chunks.offset_of(run(at, true));
         self.reject(why)
     }
 
