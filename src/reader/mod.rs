@@ -575,9 +575,9 @@ impl LineMasks {
         let first = spaces.trailing_zeros();
         let second = (spaces & spaces.wrapping_sub(1)).trailing_zeros();
         // The player's space is two bytes before the LF; no space between
-        // the first and it means exactly three tokens.
-        // A line of three tokens of at most two digits fits the word.
-        if start + 1 + second + 2 != end || end - start > 8 {
+        // the first and it means exactly three tokens. Three tokens of at
+        // most two digits (`all_usual`) make a line that fits the word.
+        if start + 1 + second + 2 != end {
             return None;
         }
         let pairs = digit_pairs(word);
