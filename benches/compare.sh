@@ -13,14 +13,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The default build is static (.cargo/config.toml says why).
 cargo build --release --quiet
-bin=$PWD/target/x86_64-unknown-linux-gnu/release/tictactoe
+built=$PWD/target/x86_64-unknown-linux-gnu/release/tictactoe
 # For comparison, the same code linked dynamically, as Rust links by default.
 RUSTFLAGS="-C target-feature=-crt-static" \
   cargo build --release --quiet --target-dir target/dynamic
-dynamic_bin=$PWD/target/dynamic/x86_64-unknown-linux-gnu/release/tictactoe
+dynamic_built=$PWD/target/dynamic/x86_64-unknown-linux-gnu/release/tictactoe
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 cd "$work"
+# Timed as installed, a copy, the way a judge runs it. The linker writes the
+# binary through mmap, which leaves its pages in the page cache small, and
+# so the binary where the linker left it takes more page faults to start
+# (103 against 87 here): the bundled example took 720 us from there and
+# 548 us from a copy of the same bytes.
+cp "$built" tictactoe
+cp "$dynamic_built" tictactoe-dynamic
+bin=$PWD/tictactoe
+dynamic_bin=$PWD/tictactoe-dynamic
 
 # --- Inputs -----------------------------------------------------------------
 # gen makes valid games of N from 3 to 100 (relaxed limits allow their T):
