@@ -53,7 +53,11 @@ mod tests {
 
     #[test]
     fn the_feature_list_is_the_one_the_wrappers_enable() {
-        for source in [include_str!("parallel.rs"), include_str!("reader/split.rs")] {
+        for source in [
+            include_str!("parallel.rs"),
+            include_str!("reader/split.rs"),
+            include_str!("validate/mod.rs"),
+        ] {
             let enable = format!("#[target_feature(enable = \"{NEWER_FEATURES}\")]");
             assert!(source.contains(&enable), "a wrapper enables other features");
         }

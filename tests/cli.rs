@@ -212,25 +212,31 @@ fn long_file(cases: usize, bad: Option<usize>) -> Vec<u8> {
 fn the_hot_loops_baseline_build_changes_nothing_but_the_time() {
     for bad in [None, Some(15_000)] {
         let input = long_file(30_000, bad);
-        for threads in ["0", "1"] {
-            let run = |cpu: Option<&str>| {
-                let mut command = tictactoe();
-                match cpu {
-                    Some(choice) => command.env("TICTACTOE_CPU", choice),
-                    None => command.env_remove("TICTACTOE_CPU"),
-                };
-                let output = command
-                    .args(["--threads", threads])
-                    .write_stdin(input.clone())
-                    .output()
-                    .expect("binary runs");
-                (output.status.code(), output.stdout, output.stderr)
+        let run = |cpu: Option<&str>, args: &[&str]| {
+            let mut command = tictactoe();
+            match cpu {
+                Some(choice) => command.env("TICTACTOE_CPU", choice),
+                None => command.env_remove("TICTACTOE_CPU"),
             };
-            let newer = run(None);
+            let output = command
+                .args(args)
+                .write_stdin(input.clone())
+                .output()
+                .expect("binary runs");
+            (output.status.code(), output.stdout, output.stderr)
+        };
+        for threads in ["0", "1"] {
+            let solve = ["--threads", threads];
+            let newer = run(None, &solve);
             assert_eq!(newer.0, Some(if bad.is_some() { 65 } else { 0 }));
             assert!(
-                run(Some("baseline")) == newer,
-                "the baseline build differs, --threads {threads}"
+                run(Some("baseline"), &solve) == newer,
+                "solve's baseline build differs, --threads {threads}"
+            );
+            let validate = ["validate", "--max-t", "100000", "--threads", threads];
+            assert!(
+                run(Some("baseline"), &validate) == run(None, &validate),
+                "validate's baseline build differs, --threads {threads}"
             );
         }
     }

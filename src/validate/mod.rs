@@ -614,6 +614,25 @@ struct Validator<R> {
 
 impl<R: Read> Validator<R> {
     fn run(&mut self, span: Span) -> Result<(), Halt> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_newer_features() {
+            // SAFETY: the CPU has the features `run_newer` is built for.
+            return unsafe { self.run_newer(span) };
+        }
+        self.run_inline(span)
+    }
+
+    /// [`Validator::run`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn run_newer(&mut self, span: Span) -> Result<(), Halt> {
+        self.run_inline(span)
+    }
+
+    /// [`Validator::run`], inlined into its two builds (`crate::cpu`), with
+    /// the loops it calls.
+    #[inline(always)]
+    fn run_inline(&mut self, span: Span) -> Result<(), Halt> {
         let t = match span.count {
             Some(t) => t,
             None => {
@@ -644,6 +663,7 @@ impl<R: Read> Validator<R> {
         }
     }
 
+    #[inline(always)]
     fn run_case(&mut self, game: &mut TicTacToe) -> Result<(), Halt> {
         let (n, spot) = self.header("the board size N")?;
         self.check_range("N", n, self.limits.min_n, self.limits.max_n, spot)?;
@@ -700,6 +720,7 @@ impl<R: Read> Validator<R> {
     /// `before + 1`: as [`Referee::judge`] would one by one, reporting the
     /// same violations in the same order, but with the moves played as a
     /// batch while nothing is wrong (in a valid file, nothing ever is).
+    #[inline(always)]
     fn judge_lines(
         &mut self,
         game: &mut TicTacToe,
