@@ -5,8 +5,8 @@
 //! BMI1, BMI2, LZCNT and POPCNT each is one instruction; the baseline x86-64
 //! the binary is built for has none of them, and pays two to ten
 //! instructions each. AVX2 also gives the SSE2 masks three-operand forms.
-//! Compiled for these, solving the README's benchmark runs about 9% fewer
-//! instructions (callgrind). A judge's host may be an old CPU or a virtual
+//! Compiled for these, solving runs 8% (one stream) to 11% (split across
+//! cores) fewer instructions (callgrind). A judge's host may be an old CPU or a virtual
 //! one that hides them, so the binary cannot require them: it checks.
 //!
 //! `TICTACTOE_CPU=baseline` in the environment keeps to the baseline code,
