@@ -454,7 +454,7 @@ pub fn solve_cases<R: Read, W: Write>(
         // SAFETY: the CPU has the features `solve_cases_newer` is built for.
         return unsafe { solve_cases_newer(reader, game, writer) };
     }
-    solve_cases_inline(reader, game, writer)
+    solve_cases_inline::<false, _, _>(reader, game, writer)
 }
 
 /// [`solve_cases`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
@@ -465,12 +465,13 @@ fn solve_cases_newer<R: Read, W: Write>(
     game: &mut TicTacToe,
     writer: &mut ResultWriter<W>,
 ) -> Result<(), Error> {
-    solve_cases_inline(reader, game, writer)
+    solve_cases_inline::<true, _, _>(reader, game, writer)
 }
 
-/// [`solve_cases`], inlined into its two builds.
+/// [`solve_cases`], inlined into its two builds. `AVX2` says which: the
+/// newer one may use AVX2 explicitly.
 #[inline(always)]
-fn solve_cases_inline<R: Read, W: Write>(
+fn solve_cases_inline<const AVX2: bool, R: Read, W: Write>(
     reader: &mut Reader<R>,
     game: &mut TicTacToe,
     writer: &mut ResultWriter<W>,
@@ -482,7 +483,7 @@ fn solve_cases_inline<R: Read, W: Write>(
         writer.begin_case();
         let mut left = case.moves;
         while left > 0 {
-            let read = reader.fill_batch(&mut batch, left);
+            let read = reader.fill_batch::<AVX2>(&mut batch, left);
             if read == 0 {
                 // Whatever the block scanner leaves: one move the general way.
                 let played = reader.next_move()?;

@@ -258,11 +258,65 @@ fn solve_split(
     (out, result.err().map(|error| error.to_string()))
 }
 
+/// Games written the way generators write them, one `R C P` line a move
+/// with single spaces, on boards up to 100 (two-digit numbers) with no
+/// cell played twice, and a few lines written otherwise: the shape the
+/// block readers are built for, and its near misses.
+fn usual_file() -> impl Strategy<Value = String> {
+    let wrinkle = prop::sample::select(vec![
+        "{r}  {c} {p}\n",
+        "{r} {c} {p}\r\n",
+        "{r} {c}\n{p}\n",
+        "{r} {c} {p} \n",
+        "0{r} {c} {p}\n",
+        "{r} {c} {p} {p}\n",
+        "{r} {c}{p}\n",
+    ]);
+    let case = (
+        1u64..=100,
+        0usize..400,
+        any::<u64>(),
+        prop::collection::vec((0usize..400, wrinkle), 0..3),
+    );
+    prop::collection::vec(case, 1..6).prop_map(|cases| {
+        let mut text = format!("{}\n", cases.len());
+        for (n, q, seed, wrinkles) in cases {
+            let cells = n * n;
+            let q = (q as u64).min(cells);
+            // A stride coprime with the cell count visits each cell once.
+            let gcd = |mut a: u64, mut b: u64| {
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            };
+            let mut stride = seed % cells.max(1) | 1;
+            while gcd(stride, cells) != 1 {
+                stride += 1;
+            }
+            text.push_str(&format!("{n}\n{q}\n"));
+            for k in 0..q {
+                let cell = (seed / 7 + k * stride) % cells;
+                let (r, c, p) = (cell / n, cell % n, 1 + k % 2);
+                let line = match wrinkles.iter().find(|(at, _)| *at as u64 == k) {
+                    Some((_, shape)) => shape
+                        .replace("{r}", &r.to_string())
+                        .replace("{c}", &c.to_string())
+                        .replace("{p}", &p.to_string()),
+                    None => format!("{r} {c} {p}\n"),
+                };
+                text.push_str(&line);
+            }
+        }
+        text
+    })
+}
+
 /// Files the splitter must follow or hand back: good games, bad ones, and
 /// now and then a cut, a sign or a stray token.
 fn file_to_split() -> impl Strategy<Value = Vec<u8>> {
     (
-        prop_oneof![3 => big_spaced_file(), 1 => spaced_file()],
+        prop_oneof![3 => big_spaced_file(), 1 => spaced_file(), 2 => usual_file()],
         prop_oneof![
             4 => Just(None),
             1 => (0usize..2000, prop::sample::select(vec![&b""[..], b"-", b"x", b" 7", b"\n9 9 9\n"]))

@@ -6,7 +6,8 @@
 //! turns the engine's refusal into an error pointing at the right token.
 
 use super::{
-    BlockTokens, Chunks, LineMasks, Scanned, is_space, parse_move_line, scan_int, window_at,
+    BlockTokens, Chunks, LineMasks, Scanned, is_space, parse_move_line, scan_int, usual_block,
+    window_at,
 };
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
@@ -38,7 +39,9 @@ pub const BATCH: usize = 256;
 /// Moves read in one go by [`Reader::fill_batch`], with where they start.
 pub struct MoveBatch {
     /// Row, column and player of each move; only the first `len` are read.
-    moves: [[u32; 3]; BATCH],
+    /// The spare moves at the end are room the block reader writes past
+    /// its last move into ([`usual_block::SLACK`]).
+    moves: [[u32; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
     /// An absolute offset with only space between it and the first move's
     /// row token: where the moves' tokens are found again for an error.
     from: u64,
@@ -51,7 +54,7 @@ pub struct MoveBatch {
 impl Default for MoveBatch {
     fn default() -> MoveBatch {
         MoveBatch {
-            moves: [[0; 3]; BATCH],
+            moves: [[0; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
             from: 0,
             len: 0,
             first: 0,
@@ -223,10 +226,10 @@ impl<R: Read> Reader<R> {
     /// [`next_move`]: Reader::next_move
     /// [`reject_in_batch`]: Reader::reject_in_batch
     #[inline(always)]
-    pub fn fill_batch(&mut self, batch: &mut MoveBatch, left: u64) -> usize {
+    pub fn fill_batch<const AVX2: bool>(&mut self, batch: &mut MoveBatch, left: u64) -> usize {
         let want = left.min(BATCH as u64) as usize;
         batch.from = self.chunks.offset_of(self.chunks.pos);
-        let mut got = self.fill_lines(batch, want);
+        let mut got = self.fill_lines::<AVX2>(batch, want);
         if got == 0 {
             got = self.fill_tokens(batch, want);
         }
@@ -239,7 +242,7 @@ impl<R: Read> Reader<R> {
     /// Reads moves written one per line the usual way ([`parse_move_line`])
     /// while they last, starting at the LF the reading position is on.
     #[inline(always)]
-    fn fill_lines(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
+    fn fill_lines<const AVX2: bool>(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
         let bytes = self.chunks.bytes();
         // The LF that ends the line before the next move's.
         let mut last_newline = self.chunks.pos;
@@ -257,6 +260,22 @@ impl<R: Read> Reader<R> {
                 break;
             }
             let usual = masks.all_usual();
+            #[cfg(target_arch = "x86_64")]
+            if AVX2 && usual {
+                let out = &mut batch.moves.as_flattened_mut()[3 * got..];
+                // SAFETY: `AVX2` is true only in the build for CPUs with it;
+                // `out` holds the slack past the batch's last move.
+                let (taken, end) =
+                    unsafe { usual_block::take_lines(window, &masks, out, want - got) };
+                if taken > 0 {
+                    got += taken;
+                    last_newline = at + end;
+                    if got == want {
+                        break 'blocks;
+                    }
+                    continue 'blocks;
+                }
+            }
             loop {
                 let line_start = newlines.trailing_zeros() as usize + 1;
                 newlines &= newlines - 1;

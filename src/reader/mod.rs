@@ -7,6 +7,7 @@
 pub mod coding_ninjas;
 pub mod leetcode;
 pub mod split;
+pub mod usual_block;
 
 use crate::error::{DataError, DataErrorKind, Position, quote_token};
 use std::io::{self, Read};
