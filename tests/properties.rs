@@ -290,7 +290,7 @@ fn usual_file() -> impl Strategy<Value = String> {
                 }
                 a
             };
-            let mut stride = seed % cells.max(1) | 1;
+            let mut stride = (seed % cells.max(1)) | 1;
             while gcd(stride, cells) != 1 {
                 stride += 1;
             }
