@@ -27,6 +27,33 @@ fn game() -> impl Strategy<Value = (i64, Vec<(i64, i64, i64)>)> {
     })
 }
 
+/// Games as the block readers see them (numbers of no sign): every cell
+/// once in random order, or cells at random with repeats and a few off the
+/// board; players mostly 1 and 2. Whole games, so play goes on after wins
+/// and diagonals fill.
+fn unsigned_game() -> impl Strategy<Value = (i64, Vec<[u32; 3]>)> {
+    (1u32..=8).prop_flat_map(|n| {
+        let cells = prop_oneof![
+            Just(
+                (0..n * n)
+                    .map(|cell| (cell / n, cell % n))
+                    .collect::<Vec<_>>()
+            )
+            .prop_shuffle(),
+            prop::collection::vec((0..=n, 0..=n), 0..=(n * n + 4) as usize),
+        ];
+        let players = prop::collection::vec(prop_oneof![20 => 1u32..=2, 1 => 0u32..=3], 70);
+        (Just(n), cells, players).prop_map(|(n, cells, players)| {
+            let moves = cells
+                .into_iter()
+                .zip(players.into_iter().cycle())
+                .map(|((r, c), p)| [r, c, p])
+                .collect();
+            (i64::from(n), moves)
+        })
+    })
+}
+
 /// A reader that hands out the input in pieces of the given sizes, cycling.
 struct Pieces<'a> {
     data: &'a [u8],
@@ -186,6 +213,45 @@ proptest! {
         let (plain_out, plain_ok) = solve_plainly(&text, rules);
         prop_assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&plain_out));
         prop_assert_eq!(error.is_none(), plain_ok, "{:?}", error);
+    }
+
+    #[test]
+    fn batches_play_as_the_moves_played_one_by_one(
+        (n, moves) in unsigned_game(),
+        batch in 1usize..20,
+    ) {
+        let size = BoardSize::new(n).expect("sizes are 1 to 8");
+        for after_win in POLICIES {
+            let rules = Rules { after_win, engine: EngineKind::Counter };
+            let mut one_by_one = TicTacToe::with_rules(size, rules);
+            let mut expected = Vec::new();
+            let mut expected_error = None;
+            for (index, &[r, c, p]) in moves.iter().enumerate() {
+                match one_by_one.play(r.into(), c.into(), p.into()) {
+                    Ok(outcome) => expected.push(outcome.number()),
+                    Err(why) => {
+                        expected_error = Some((index, why));
+                        break;
+                    }
+                }
+            }
+            let mut batched = TicTacToe::with_rules(size, rules);
+            let mut got: Vec<u8> = Vec::new();
+            let mut got_error = None;
+            for (first, chunk) in moves.chunks(batch).enumerate() {
+                let mut outcomes = vec![7; chunk.len()];
+                let result = batched.play_batch(chunk, &mut outcomes);
+                let played = result.map_or_else(|(index, _)| index, |()| chunk.len());
+                got.extend(&outcomes[..played]);
+                if let Err((index, why)) = result {
+                    got_error = Some((first * batch + index, why));
+                    break;
+                }
+            }
+            prop_assert_eq!(&got, &expected, "{:?}", after_win);
+            prop_assert_eq!(got_error, expected_error);
+            prop_assert_eq!(batched.winner(), one_by_one.winner());
+        }
     }
 
     #[test]
