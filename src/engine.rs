@@ -257,20 +257,20 @@ struct Dense {
     cells: Vec<u16>,
     /// The current game's stamp: a multiple of 4, never 0.
     stamp: u16,
-    /// Entry i: the marks player 1 and player 2 still lack to fill row i,
-    /// then the same for column i ([`ROW`], [`COLUMN`]). Counted down, not
-    /// summed: a move wins its row when its player's count reaches 0, one
-    /// test where a sum needs a sign and a compare with the full value.
-    /// (Nobody fills a row holding the other's mark: its cells run out
-    /// first.) Rows and columns share entries so the hot loop keeps one
-    /// pointer in a register for both.
-    lines: Vec<[u32; 4]>,
+    /// Entry [`ROW`] + i: the marks player 1 and player 2 still lack to
+    /// fill row i; entry [`COLUMN`] + i, the same for column i. Counted
+    /// down, not summed: a move wins its row when its player's count
+    /// reaches 0, one test where a sum needs a sign and a compare with the
+    /// full value. (Nobody fills a row holding the other's mark: its cells
+    /// run out first.) At fixed places in one array, so the hot loop finds
+    /// both of a move's counts from one address: 16 KiB, made once.
+    lines: Vec<[u32; 2]>,
 }
 
-/// Where a row's counts start in a [`Dense`] line entry.
+/// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
-/// Where a column's counts start.
-const COLUMN: usize = 2;
+/// Where the columns' counts start.
+const COLUMN: usize = DENSE_MAX_N as usize;
 
 /// The low bits of a cell hold the player; the rest is the game's stamp.
 const PLAYER_BITS: u16 = 0b11;
@@ -280,7 +280,7 @@ impl Dense {
         if self.side < n {
             self.side = n;
             self.cells = vec![0; n * n];
-            self.lines = vec![[0; 4]; n];
+            self.lines = vec![[0; 2]; 2 * DENSE_MAX_N as usize];
         }
         self.stamp = self.stamp.wrapping_add(PLAYER_BITS + 1);
         if self.stamp == 0 {
@@ -289,7 +289,9 @@ impl Dense {
             self.stamp = PLAYER_BITS + 1;
         }
         // n <= DENSE_MAX_N, so the cast is exact.
-        self.lines[..n].fill([n as u32; 4]);
+        let full = [n as u32; 2];
+        self.lines[ROW..ROW + n].fill(full);
+        self.lines[COLUMN..COLUMN + n].fill(full);
     }
 
     fn owner(&self, r: u32, c: u32) -> Option<Player> {
@@ -311,15 +313,15 @@ impl Dense {
         }
         *cell = self.stamp | u16::from(mover.number());
         let index = usize::from(mover.number() - 1);
-        self.lines[ri][ROW + index] -= 1;
-        self.lines[ci][COLUMN + index] -= 1;
+        self.lines[ROW + ri][index] -= 1;
+        self.lines[COLUMN + ci][index] -= 1;
         Some((self.sum(ri, ROW), self.sum(ci, COLUMN)))
     }
 
     /// The signed sum of row or column `index` (`kind` [`ROW`] or
     /// [`COLUMN`]), from what each player still lacks.
     fn sum(&self, index: usize, kind: usize) -> i32 {
-        let lacks = &self.lines[index][kind..kind + 2];
+        let lacks = self.lines[kind + index];
         // Both are at most DENSE_MAX_N.
         lacks[1] as i32 - lacks[0] as i32
     }
@@ -656,16 +658,22 @@ impl TicTacToe {
         let side = self.dense.side;
         let stamp = self.dense.stamp;
         let cells = &mut self.dense.cells[..];
-        let lines = &mut self.dense.lines[..n as usize];
+        let lines: &mut [[u32; 2]; 2 * DENSE_MAX_N as usize] = (&mut self.dense.lines[..])
+            .try_into()
+            .expect("reset makes the counts");
+        // Known to the compiler, this bound proves the indexes below in range.
+        let n = n.min(DENSE_MAX_N);
         let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
         // LeetCode's grader gives every move a win once a diagonal is full,
         // on it or not. A move that fills one wins, which ends this loop, so
         // this holds until the next call.
         let full = |sum: i32| sum.unsigned_abs() == n;
         let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
-        let mut played = 0;
         let mut won = false;
-        for &[r, c, player] in moves {
+        // One pointer moves through the moves; how many were played is
+        // found from it at the end.
+        let mut rest = moves.iter();
+        while let Some(&[r, c, player]) = rest.as_slice().first() {
             let mover = player.wrapping_sub(1);
             if r >= n || c >= n || mover > 1 {
                 break;
@@ -675,14 +683,17 @@ impl TicTacToe {
             // grows the arrays to it), and `cells` holds `side` x `side`.
             // The bounds check this skips held a register the loop needs.
             let cell = unsafe { cells.get_unchecked_mut(r as usize * side + c as usize) };
-            if *cell & !PLAYER_BITS == stamp {
+            // Stamps only grow between clearings, so a cell at least the
+            // game's stamp is this game's: taken.
+            if *cell >= stamp {
                 break;
             }
             *cell = stamp | player as u16;
-            let row_lacks = &mut lines[r as usize][ROW + mover as usize];
+            rest.next();
+            let row_lacks = &mut lines[ROW + r as usize][mover as usize];
             *row_lacks -= 1;
             let row_full = *row_lacks == 0;
-            let col_lacks = &mut lines[c as usize][COLUMN + mover as usize];
+            let col_lacks = &mut lines[COLUMN + c as usize][mover as usize];
             *col_lacks -= 1;
             // Bitwise `|`: the tests cost less than the branches.
             won = row_full | (*col_lacks == 0) | diagonals_full;
@@ -697,13 +708,15 @@ impl TicTacToe {
                 anti_diagonal += 3 - 2 * player as i32;
                 won |= full(anti_diagonal);
             }
-            played += 1;
             if won {
-                // The others are 0 already (`play_batch`).
-                if let Some(outcome) = outcomes.get_mut(played - 1) {
-                    *outcome = player as u8;
-                }
                 break;
+            }
+        }
+        let played = moves.len() - rest.len();
+        if won {
+            // The others are 0 already (`play_batch`).
+            if let Some(outcome) = outcomes.get_mut(played - 1) {
+                *outcome = moves[played - 1][2] as u8;
             }
         }
         self.diagonal = diagonal;
