@@ -674,7 +674,8 @@ impl TicTacToe {
         // found from it at the end.
         let mut rest = moves.iter();
         while let Some(&[r, c, player]) = rest.as_slice().first() {
-            let mover = player.wrapping_sub(1);
+            // As a usize from the start: an index with no widening.
+            let mover = (player as usize).wrapping_sub(1);
             if r >= n || c >= n || mover > 1 {
                 break;
             }
@@ -690,10 +691,10 @@ impl TicTacToe {
             }
             *cell = stamp | player as u16;
             rest.next();
-            let row_lacks = &mut lines[ROW + r as usize][mover as usize];
+            let row_lacks = &mut lines[ROW + r as usize][mover];
             *row_lacks -= 1;
             let row_full = *row_lacks == 0;
-            let col_lacks = &mut lines[COLUMN + c as usize][mover as usize];
+            let col_lacks = &mut lines[COLUMN + c as usize][mover];
             *col_lacks -= 1;
             // Bitwise `|`: the tests cost less than the branches.
             won = row_full | (*col_lacks == 0) | diagonals_full;
