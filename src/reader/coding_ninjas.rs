@@ -254,7 +254,17 @@ impl<R: Read> Reader<R> {
             };
             // Lines are read off the LFs of whole blocks, so no line waits
             // for the one before it to be read.
-            let masks = LineMasks::of(window);
+            let masks = if AVX2 {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `AVX2` is true only in the build for CPUs with it.
+                unsafe {
+                    usual_block::masks_of(window)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                LineMasks::of(window)
+            } else {
+                LineMasks::of(window)
+            };
             let mut newlines = masks.newlines;
             if newlines & 1 == 0 {
                 break;

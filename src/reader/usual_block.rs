@@ -12,9 +12,9 @@ use super::{BLOCK_WINDOW, LineMasks};
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_and_si128, _mm_loadl_epi64, _mm_set1_epi8, _mm_shuffle_epi8,
-    _mm_storel_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cvtepu8_epi32,
-    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
-    _mm256_set1_epi8, _mm256_set1_epi16, _mm256_storeu_si256, _mm256_subs_epu8,
+    _mm_storel_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_storeu_si256, _mm256_subs_epu8,
 };
 
 /// Marks a token that ends its line (the player) while tokens are packed.
@@ -25,9 +25,14 @@ const ENDS_LINE: u8 = 0x80;
 /// when every line holds three.
 const THIRD_TOKENS: u32 = 0x2492_4924;
 
-/// Room [`take_lines`] needs in `out` past the 3 x `most` tokens it keeps:
-/// it stores 8 tokens at a time.
-pub const SLACK: usize = 7;
+/// Values [`take_lines`] stores, whatever it keeps: a block holds at most
+/// 31 tokens, and four stores of 8 with no branch cost less than as many
+/// as needed.
+const STORED: usize = 32;
+
+/// Room [`take_lines`] needs in `out` past the 3 x `most` values it keeps
+/// (which are at least 3).
+pub const SLACK: usize = STORED - 3;
 
 /// Entry m is a `pshufb` pattern that moves the bytes at the set bits of m
 /// to the front, in order.
@@ -49,14 +54,52 @@ static PACK: [u64; 256] = {
     table
 };
 
+/// [`LineMasks::of`] with 32 bytes to a step instead of 16.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub unsafe fn masks_of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
+    let mut masks = LineMasks {
+        digits: 0,
+        spaces: 0,
+        newlines: 0,
+    };
+    for half in 0..2 {
+        // SAFETY: the window holds the 32 bytes read; the caller vouches
+        // for AVX2.
+        let (digit, space, newline) = unsafe {
+            let bytes = _mm256_loadu_si256(window.as_ptr().add(32 * half).cast::<__m256i>());
+            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
+            let digit = _mm256_cmpgt_epi8(
+                _mm256_set1_epi8(-118),
+                _mm256_add_epi8(bytes, _mm256_set1_epi8(0x50)),
+            );
+            let space = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b' ' as i8));
+            let newline = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\n' as i8));
+            (
+                _mm256_movemask_epi8(digit) as u32,
+                _mm256_movemask_epi8(space) as u32,
+                _mm256_movemask_epi8(newline) as u32,
+            )
+        };
+        masks.digits |= u64::from(digit) << (32 * half);
+        masks.spaces |= u64::from(space) << (32 * half);
+        masks.newlines |= u64::from(newline) << (32 * half);
+    }
+    masks
+}
+
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
 /// [`LineMasks::all_usual`]) that hold exactly three tokens each, at most
 /// `most` of them, into `out` as row, column and player. Returns how many
 /// it read and the offset of the LF that ends the last one. Zero lines when
 /// the first line does not hold three tokens.
 ///
-/// `out` must hold 3 x `most` + [`SLACK`] values; what lies past the
-/// lines read is overwritten.
+/// `out` must hold 3 x `most` + [`SLACK`] values, `most` at least 1; what
+/// lies past the lines read is overwritten.
 ///
 /// # Safety
 ///
@@ -143,14 +186,15 @@ pub unsafe fn take_lines(
         }
         later.trailing_zeros() as usize
     };
-    // SAFETY: the caller vouches for AVX2; the bounds are checked.
+    let out: &mut [u32; STORED] = (&mut out[..STORED]).try_into().expect("STORED values");
+    // SAFETY: the caller vouches for AVX2; `tokens` holds 8 bytes from 24
+    // and `out` 8 values from 24.
     unsafe {
         let strip = _mm_set1_epi8(!ENDS_LINE as i8);
-        for first in (0..3 * taken).step_by(8) {
+        for first in (0..STORED).step_by(8) {
             let bytes = _mm_loadl_epi64(tokens.as_ptr().add(first).cast::<__m128i>());
             let values = _mm256_cvtepu8_epi32(_mm_and_si128(bytes, strip));
-            let slot = &mut out[first..first + 8];
-            _mm256_storeu_si256(slot.as_mut_ptr().cast::<__m256i>(), values);
+            _mm256_storeu_si256(out.as_mut_ptr().add(first).cast::<__m256i>(), values);
         }
     }
     (taken, end)
@@ -221,6 +265,19 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_wide_masks_are_the_narrow_ones(
+            text in proptest::collection::vec(
+                prop_oneof![any::<u8>(), proptest::sample::select(b"0123456789 \n/:".to_vec())],
+                BLOCK_WINDOW,
+            ),
+        ) {
+            prop_assume!(std::is_x86_feature_detected!("avx2"));
+            let window: &[u8; BLOCK_WINDOW] = text[..].try_into().expect("a window");
+            // SAFETY: AVX2 was detected.
+            prop_assert_eq!(unsafe { masks_of(window) }, LineMasks::of(window));
+        }
+
         #[test]
         fn blocks_are_read_as_their_lines_read_one_by_one(text in blocks(), most in 1usize..12) {
             prop_assume!(std::is_x86_feature_detected!("avx2"));
