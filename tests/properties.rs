@@ -458,3 +458,60 @@ proptest! {
         prop_assert_eq!(String::from_utf8_lossy(&newer.2), String::from_utf8_lossy(&baseline.2));
     }
 }
+
+/// An answer file: lines of results, now and then spaced or written
+/// otherwise, long enough that lines cross the readers' buffers.
+fn answer_text() -> impl Strategy<Value = String> {
+    let result = prop_oneof![500 => prop::sample::select(vec!["0", "1", "2"]), 1 => Just("12"), 1 => Just("x")];
+    let blank = prop_oneof![500 => Just(" "), 1 => Just("  "), 1 => Just("\t"), 1 => Just(" \r")];
+    let line = prop::collection::vec((result, blank), 0..3000).prop_map(|items| {
+        let mut line: String = items.into_iter().map(|(r, b)| format!("{r}{b}")).collect();
+        line.push('\n');
+        line
+    });
+    prop::collection::vec(line, 0..40).prop_map(|lines| lines.concat())
+}
+
+/// `text` with a few bytes changed, removed or added.
+fn damaged(text: String) -> impl Strategy<Value = String> {
+    let len = text.len().max(1);
+    let edit = (
+        0..len,
+        prop::sample::select(vec!["", "0", "1", "2", " ", "\n", "7"]),
+        any::<bool>(),
+    );
+    prop::collection::vec(edit, 0..3).prop_map(move |edits| {
+        let mut bytes = text.clone().into_bytes();
+        for (at, with, replace) in edits {
+            let at = at.min(bytes.len());
+            let end = if replace {
+                (at + 1).min(bytes.len())
+            } else {
+                at
+            };
+            bytes.splice(at..end, with.bytes());
+        }
+        String::from_utf8(bytes).expect("ASCII edits")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    // Read a byte at a time, a reader never holds a word's worth of bytes,
+    // so nothing is skipped: that comparison is item by item throughout.
+    #[test]
+    fn skipping_equal_stretches_finds_what_comparing_item_by_item_finds(
+        (expected, found) in answer_text().prop_flat_map(|text| (Just(text.clone()), damaged(text))),
+        sizes in prop::collection::vec(1usize..5000, 1..4),
+    ) {
+        use tictactoe::check::compare;
+        fn pieces<'a>(text: &'a str, sizes: &[usize]) -> Pieces<'a> {
+            Pieces { data: text.as_bytes(), sizes: sizes.to_vec(), next: 0 }
+        }
+        let plain = compare(pieces(&expected, &[1]), pieces(&found, &[1])).ok();
+        let whole = compare(expected.as_bytes(), found.as_bytes()).ok();
+        prop_assert_eq!(&whole, &plain);
+        prop_assert_eq!(compare(pieces(&expected, &sizes), pieces(&found, &sizes)).ok(), plain);
+    }
+}

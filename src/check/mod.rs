@@ -243,6 +243,7 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
         cases += 1;
         let case = cases;
         let mut r#move = 0;
+        let mut items_since_skip = 0u32;
         loop {
             match (want, got) {
                 (Item::Other, _) => {
@@ -290,6 +291,16 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
                 }
                 (Item::LineEnd | Item::End, Item::LineEnd | Item::End) => break,
             }
+            // A line cut by the end of a buffer is compared item by item
+            // from there to its end; equal stretches of it are skipped too,
+            // tried every so many items.
+            items_since_skip += 1;
+            if items_since_skip == SKIP_EVERY {
+                items_since_skip = 0;
+                let skipped = skip_same_results(&mut expected.0, &mut found.0);
+                r#move += skipped;
+                results += skipped;
+            }
             want = expected.next()?;
             got = found.next()?;
         }
@@ -315,6 +326,26 @@ fn skip_same_lines<A: Read, B: Read>(
     (lines, results)
 }
 
+/// Items compared one by one within a line between tries of
+/// [`skip_same_results`].
+const SKIP_EVERY: u32 = 32;
+
+/// Skips the bytes at the start of both readers' buffers, within a line,
+/// that are the same and hold nothing but results and spaces, up to the
+/// last space. Returns the results skipped. Both readers must be between
+/// items.
+fn skip_same_results<A: Read, B: Read>(
+    expected: &mut AnswerReader<A>,
+    found: &mut AnswerReader<B>,
+) -> u64 {
+    let (a, b) = (expected.buffered(), found.buffered());
+    let same = common_prefix(a, b);
+    let (len, results) = plain_results(&a[..same]);
+    expected.consume(len, 0);
+    found.consume(len, 0);
+    results
+}
+
 /// The length of the longest common prefix of `a` and `b`.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     const STEP: usize = 256;
@@ -335,15 +366,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// results (0, 1 or 2), spaces and LFs: its length, its LFs and its results.
 /// Read eight bytes at a time; a partial word at the end is left alone.
 fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    // The high bit of each byte equal to `byte`; no carry crosses bytes.
-    let equal = |word: u64, byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        !(((x & !HIGH) + !HIGH) | x) & HIGH
-    };
-    // The sum of a mask's bits, one per byte at most.
-    let count = |mask: u64| (mask >> 7).wrapping_mul(ONES) >> 56;
+    let (equal, count) = (equal_bytes, byte_count);
     let (mut lines, mut results) = (0, 0);
     let mut last = (0, 0, 0);
     let mut previous_digit = false;
@@ -351,9 +374,7 @@ fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
         let word = u64::from_le_bytes(word);
-        // '0', '1', '2' become 0, 1, 2; 0x7D + 2 is the largest sum below 0x80.
-        let y = word ^ (ONES * u64::from(b'0'));
-        let digits = !(((y & !HIGH) + ONES * 0x7D) | y) & HIGH;
+        let digits = result_digits(word);
         let line_ends = equal(word, b'\n');
         let plain = digits | equal(word, b' ') | line_ends == HIGH;
         // Two digits side by side are a longer token, not a result.
@@ -375,6 +396,64 @@ fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
         results += count(digits);
     }
     last
+}
+
+/// The longest prefix of `bytes` that is single-digit results (0, 1 or 2)
+/// and spaces, no LF, and ends with a space: its length and its results.
+/// Read eight bytes at a time, as [`plain_lines`]; the word holding the
+/// line's end is left alone.
+fn plain_results(bytes: &[u8]) -> (usize, u64) {
+    let mut results = 0;
+    let mut last = (0, 0);
+    let mut previous_digit = false;
+    for (index, chunk) in bytes.chunks_exact(8).enumerate() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let (digits, spaces) = (result_digits(word), equal_bytes(word, b' '));
+        // Two digits side by side are a longer token, not a result.
+        let joined = digits & (digits << 8) != 0 || (previous_digit && digits & 0x80 != 0);
+        if digits | spaces != HIGH || joined {
+            break;
+        }
+        previous_digit = digits >> 63 == 1;
+        if spaces != 0 {
+            let last_space = 63 - spaces.leading_zeros();
+            let through_space = u64::MAX >> (63 - last_space);
+            last = (
+                index * 8 + last_space as usize / 8 + 1,
+                results + byte_count(digits & through_space),
+            );
+        }
+        results += byte_count(digits);
+    }
+    last
+}
+
+/// Eight bytes of ones.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of each of eight bytes.
+const HIGH: u64 = ONES * 0x80;
+
+/// The high bit of each byte of `word` equal to `byte`; no carry crosses bytes.
+#[inline(always)]
+fn equal_bytes(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// The high bit of each byte of `word` that is b'0', b'1' or b'2'.
+#[inline(always)]
+fn result_digits(word: u64) -> u64 {
+    // '0', '1', '2' become 0, 1, 2; 0x7D + 2 is the largest sum below 0x80.
+    let y = word ^ (ONES * u64::from(b'0'));
+    !(((y & !HIGH) + ONES * 0x7D) | y) & HIGH
+}
+
+/// How many bytes a mask of high bits marks.
+#[inline(always)]
+fn byte_count(mask: u64) -> u64 {
+    (mask >> 7).wrapping_mul(ONES) >> 56
 }
 
 /// An answer reader that tags its I/O errors with its side.
