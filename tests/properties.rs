@@ -450,12 +450,15 @@ proptest! {
         bytes in file_to_split(),
         policy in prop::sample::select(vec!["error", "continue", "leetcode"]),
     ) {
-        let args = ["--after-win", policy];
-        let newer = run_binary(&bytes, &args, false);
-        let baseline = run_binary(&bytes, &args, true);
-        prop_assert_eq!(newer.0, baseline.0);
-        prop_assert_eq!(String::from_utf8_lossy(&newer.1), String::from_utf8_lossy(&baseline.1));
-        prop_assert_eq!(String::from_utf8_lossy(&newer.2), String::from_utf8_lossy(&baseline.2));
+        let solve = ["--after-win", policy];
+        let validate = ["validate", "--max-t", "1000", "--max-n", "1000000000000", "--min-q", "0"];
+        for args in [&solve[..], &validate[..]] {
+            let newer = run_binary(&bytes, args, false);
+            let baseline = run_binary(&bytes, args, true);
+            prop_assert_eq!(newer.0, baseline.0, "{:?}", args);
+            prop_assert_eq!(String::from_utf8_lossy(&newer.1), String::from_utf8_lossy(&baseline.1));
+            prop_assert_eq!(String::from_utf8_lossy(&newer.2), String::from_utf8_lossy(&baseline.2));
+        }
     }
 }
 

@@ -276,7 +276,7 @@ impl<R: Read> Reader<R> {
                 // SAFETY: `AVX2` is true only in the build for CPUs with it;
                 // `out` holds the slack past the batch's last move.
                 let (taken, end) =
-                    unsafe { usual_block::take_lines(window, &masks, out, want - got) };
+                    unsafe { usual_block::take_lines::<false>(window, &masks, out, want - got) };
                 if taken > 0 {
                     got += taken;
                     last_newline = at + end;

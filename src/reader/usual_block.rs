@@ -96,7 +96,9 @@ pub unsafe fn masks_of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
 /// [`LineMasks::all_usual`]) that hold exactly three tokens each, at most
 /// `most` of them, into `out` as row, column and player. Returns how many
 /// it read and the offset of the LF that ends the last one. Zero lines when
-/// the first line does not hold three tokens.
+/// the first line does not hold three tokens, and, if `CANONICAL` (the
+/// validator's rule), when any number of the block's lines has a leading
+/// zero: the caller's line-by-line path then says which line.
 ///
 /// `out` must hold 3 x `most` + [`SLACK`] values, `most` at least 1; what
 /// lies past the lines read is overwritten.
@@ -106,7 +108,7 @@ pub unsafe fn masks_of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub unsafe fn take_lines(
+pub unsafe fn take_lines<const CANONICAL: bool>(
     window: &[u8; BLOCK_WINDOW],
     masks: &LineMasks,
     out: &mut [u32],
@@ -123,6 +125,8 @@ pub unsafe fn take_lines(
     // bytes read start at byte 1 (byte 0 is an LF), so bit i - 1 marks it.
     let ends = (digits & (((spaces | newlines) & lines) >> 1)) >> 1;
     let mut numbers = [0u8; 64];
+    // Bit i - 1 for a b'0' at byte i, as `ends`.
+    let mut zeros = 0u64;
     // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
     // the caller vouches for AVX2.
     unsafe {
@@ -131,6 +135,10 @@ pub unsafe fn take_lines(
             let at = window.as_ptr().add(32 * half);
             let before = _mm256_loadu_si256(at.cast::<__m256i>());
             let here = _mm256_loadu_si256(at.add(1).cast::<__m256i>());
+            if CANONICAL {
+                let zero = _mm256_cmpeq_epi8(here, _mm256_set1_epi8(b'0' as i8));
+                zeros |= u64::from(_mm256_movemask_epi8(zero) as u32) << (32 * half);
+            }
             let after = _mm256_loadu_si256(at.add(2).cast::<__m256i>());
             // Saturating, so a space or an LF before a digit counts as 0.
             // Times ten in 16-bit lanes: every byte that matters is at most
@@ -145,6 +153,14 @@ pub unsafe fn take_lines(
                 numbers.as_mut_ptr().add(32 * half).cast::<__m256i>(),
                 _mm256_or_si256(number, ends_line),
             );
+        }
+    }
+    if CANONICAL {
+        // A token's first digit is a 0 with a digit after it.
+        let digits_read = digits >> 1;
+        let starts = digits_read & !(digits_read << 1);
+        if zeros & starts & (digits_read >> 1) & (lines >> 1) != 0 {
+            return (0, 0);
         }
     }
     // Pack the numbers where tokens end, eight bytes at a time. A block
@@ -286,7 +302,7 @@ mod tests {
             prop_assume!(masks.all_usual());
             let mut out = vec![u32::MAX; 3 * most + SLACK];
             // SAFETY: AVX2 was detected.
-            let (taken, end) = unsafe { take_lines(window, &masks, &mut out, most) };
+            let (taken, end) = unsafe { take_lines::<false>(window, &masks, &mut out, most) };
             let (values, expected_end) = expected(&text, most);
             prop_assert_eq!(&out[..3 * taken], &values[..]);
             if taken > 0 {

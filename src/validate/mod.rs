@@ -619,20 +619,21 @@ impl<R: Read> Validator<R> {
             // SAFETY: the CPU has the features `run_newer` is built for.
             return unsafe { self.run_newer(span) };
         }
-        self.run_inline(span)
+        self.run_inline::<false>(span)
     }
 
     /// [`Validator::run`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn run_newer(&mut self, span: Span) -> Result<(), Halt> {
-        self.run_inline(span)
+        self.run_inline::<true>(span)
     }
 
     /// [`Validator::run`], inlined into its two builds (`crate::cpu`), with
-    /// the loops it calls.
+    /// the loops it calls. `AVX2` says which: the newer one may use AVX2
+    /// explicitly.
     #[inline(always)]
-    fn run_inline(&mut self, span: Span) -> Result<(), Halt> {
+    fn run_inline<const AVX2: bool>(&mut self, span: Span) -> Result<(), Halt> {
         let t = match span.count {
             Some(t) => t,
             None => {
@@ -646,7 +647,7 @@ impl<R: Read> Validator<R> {
         for case in span.before + 1..=last {
             self.case = Some(case);
             self.r#move = None;
-            self.run_case(&mut game)?;
+            self.run_case::<AVX2>(&mut game)?;
         }
         self.case = None;
         self.r#move = None;
@@ -664,7 +665,7 @@ impl<R: Read> Validator<R> {
     }
 
     #[inline(always)]
-    fn run_case(&mut self, game: &mut TicTacToe) -> Result<(), Halt> {
+    fn run_case<const AVX2: bool>(&mut self, game: &mut TicTacToe) -> Result<(), Halt> {
         let (n, spot) = self.header("the board size N")?;
         self.check_range("N", n, self.limits.min_n, self.limits.max_n, spot)?;
         let (q, spot) = self.header("the number of moves Q")?;
@@ -681,7 +682,7 @@ impl<R: Read> Validator<R> {
             if board.is_some() {
                 // Canonical lines, read a block at a time.
                 let want = (moves - number).min(BATCH as u64) as usize;
-                let read = self.reader.canonical_moves(&mut self.lines, want);
+                let read = self.reader.canonical_moves::<AVX2>(&mut self.lines, want);
                 if read > 0 {
                     self.judge_lines(game, &mut referee, read, number)?;
                     number += read as u64;
@@ -766,7 +767,11 @@ impl<R: Read> Validator<R> {
         for index in played..read {
             self.r#move = Some(before + index as u64 + 1);
             let [r, c, p] = self.lines.moves[index];
-            let [column_at, player_at] = self.lines.columns[index];
+            // A canonical line's numbers have no leading zeros, so where
+            // each starts follows from the ones before it.
+            let width = |value: u32| if value < 10 { 1u32 } else { 2 };
+            let column_at = width(r) + 1;
+            let player_at = column_at + width(c) + 1;
             let line = self.lines.first_line + index as u64;
             let play = (i64::from(r), i64::from(c), i64::from(p));
             referee.judge(game, play, |field, rule| {

@@ -12,7 +12,7 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::reader::{LineMasks, Resume, read_into, window_at};
+use crate::reader::{LineMasks, Resume, read_into, usual_block, window_at};
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -114,10 +114,10 @@ pub const BATCH: usize = 256;
 
 /// Canonical move lines read in one go.
 pub struct MoveLines {
-    /// Row, column and player of each line.
-    pub moves: [[u32; 3]; BATCH],
-    /// Where the column and the player start on each line, from 0.
-    pub columns: [[u32; 2]; BATCH],
+    /// Row, column and player of each line. The spare moves at the end
+    /// are room the block reader writes past its last move into
+    /// ([`usual_block::SLACK`]).
+    pub moves: [[u32; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
     /// The line the first move is on.
     pub first_line: u64,
 }
@@ -125,8 +125,7 @@ pub struct MoveLines {
 impl Default for MoveLines {
     fn default() -> MoveLines {
         MoveLines {
-            moves: [[0; 3]; BATCH],
-            columns: [[0; 2]; BATCH],
+            moves: [[0; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
             first_line: 0,
         }
     }
@@ -252,7 +251,11 @@ impl<R: Read> StrictReader<R> {
     /// block at a time ([`LineMasks`]) they cost a fraction of reading each
     /// token and separator.
     #[inline(always)]
-    pub fn canonical_moves(&mut self, lines: &mut MoveLines, want: usize) -> usize {
+    pub fn canonical_moves<const AVX2: bool>(
+        &mut self,
+        lines: &mut MoveLines,
+        want: usize,
+    ) -> usize {
         let want = want.min(BATCH);
         lines.first_line = self.line;
         // The LF before the next line: blocks start on one.
@@ -265,9 +268,35 @@ impl<R: Read> StrictReader<R> {
             let Some(window) = window_at(&self.buf[..self.end], at) else {
                 break;
             };
-            let masks = LineMasks::of(window);
+            let masks = if AVX2 {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `AVX2` is true only in the build for CPUs with it.
+                unsafe {
+                    usual_block::masks_of(window)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                LineMasks::of(window)
+            } else {
+                LineMasks::of(window)
+            };
             if !masks.all_usual() {
                 break;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if AVX2 {
+                let out = &mut lines.moves.as_flattened_mut()[3 * got..];
+                // SAFETY: as above; `out` holds the slack past the batch's
+                // last move.
+                let (taken, end) =
+                    unsafe { usual_block::take_lines::<true>(window, &masks, out, want - got) };
+                if taken > 0 {
+                    got += taken;
+                    last_newline = at + end;
+                    if got == want {
+                        break 'blocks;
+                    }
+                    continue 'blocks;
+                }
             }
             let mut newlines = masks.newlines;
             loop {
@@ -295,7 +324,6 @@ impl<R: Read> StrictReader<R> {
                     break 'blocks;
                 }
                 lines.moves[got] = line.values;
-                lines.columns[got] = [line.column_at, line.player_at];
                 last_newline = at + end as usize;
                 got += 1;
                 if got == want {
