@@ -366,7 +366,21 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// results (0, 1 or 2), spaces and LFs: its length, its LFs and its results.
 /// Read eight bytes at a time; a partial word at the end is left alone.
 fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
-    let (equal, count) = (equal_bytes, byte_count);
+    plain_prefix::<b'\n'>(bytes)
+}
+
+/// The longest prefix of `bytes` that is single-digit results (0, 1 or 2)
+/// and spaces, no LF, and ends with a space: its length and its results.
+/// The word holding the line's end is left alone.
+fn plain_results(bytes: &[u8]) -> (usize, u64) {
+    let (len, _, results) = plain_prefix::<b' '>(bytes);
+    (len, results)
+}
+
+/// The longest prefix of `bytes` that is single-digit results, spaces and,
+/// if `END` is b'\n', LFs, and ends with an `END`: its length, its LFs and
+/// its results. Eight bytes at a time.
+fn plain_prefix<const END: u8>(bytes: &[u8]) -> (usize, u64, u64) {
     let (mut lines, mut results) = (0, 0);
     let mut last = (0, 0, 0);
     let mut previous_digit = false;
@@ -375,56 +389,29 @@ fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
         word.copy_from_slice(chunk);
         let word = u64::from_le_bytes(word);
         let digits = result_digits(word);
-        let line_ends = equal(word, b'\n');
-        let plain = digits | equal(word, b' ') | line_ends == HIGH;
+        let line_ends = if END == b'\n' {
+            equal_bytes(word, b'\n')
+        } else {
+            0
+        };
+        let plain = digits | equal_bytes(word, b' ') | line_ends == HIGH;
         // Two digits side by side are a longer token, not a result.
         let joined = digits & (digits << 8) != 0 || (previous_digit && digits & 0x80 != 0);
         if !plain || joined {
             break;
         }
         previous_digit = digits >> 63 == 1;
-        if line_ends != 0 {
-            let last_end = 63 - line_ends.leading_zeros();
+        let ends = equal_bytes(word, END);
+        if ends != 0 {
+            let last_end = 63 - ends.leading_zeros();
             let through_end = u64::MAX >> (63 - last_end);
             last = (
                 index * 8 + last_end as usize / 8 + 1,
-                lines + count(line_ends),
-                results + count(digits & through_end),
+                lines + byte_count(line_ends),
+                results + byte_count(digits & through_end),
             );
         }
-        lines += count(line_ends);
-        results += count(digits);
-    }
-    last
-}
-
-/// The longest prefix of `bytes` that is single-digit results (0, 1 or 2)
-/// and spaces, no LF, and ends with a space: its length and its results.
-/// Read eight bytes at a time, as [`plain_lines`]; the word holding the
-/// line's end is left alone.
-fn plain_results(bytes: &[u8]) -> (usize, u64) {
-    let mut results = 0;
-    let mut last = (0, 0);
-    let mut previous_digit = false;
-    for (index, chunk) in bytes.chunks_exact(8).enumerate() {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let (digits, spaces) = (result_digits(word), equal_bytes(word, b' '));
-        // Two digits side by side are a longer token, not a result.
-        let joined = digits & (digits << 8) != 0 || (previous_digit && digits & 0x80 != 0);
-        if digits | spaces != HIGH || joined {
-            break;
-        }
-        previous_digit = digits >> 63 == 1;
-        if spaces != 0 {
-            let last_space = 63 - spaces.leading_zeros();
-            let through_space = u64::MAX >> (63 - last_space);
-            last = (
-                index * 8 + last_space as usize / 8 + 1,
-                results + byte_count(digits & through_space),
-            );
-        }
+        lines += byte_count(line_ends);
         results += byte_count(digits);
     }
     last

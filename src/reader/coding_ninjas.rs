@@ -6,8 +6,7 @@
 //! turns the engine's refusal into an error pointing at the right token.
 
 use super::{
-    BlockTokens, Chunks, LineMasks, Scanned, is_space, parse_move_line, scan_int, usual_block,
-    window_at,
+    BlockTokens, Chunks, Scanned, is_space, parse_move_line, scan_int, usual_block, window_at,
 };
 use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
@@ -254,17 +253,8 @@ impl<R: Read> Reader<R> {
             };
             // Lines are read off the LFs of whole blocks, so no line waits
             // for the one before it to be read.
-            let masks = if AVX2 {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: `AVX2` is true only in the build for CPUs with it.
-                unsafe {
-                    usual_block::masks_of(window)
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                LineMasks::of(window)
-            } else {
-                LineMasks::of(window)
-            };
+            // SAFETY: `AVX2` is true only in the build for CPUs with it.
+            let masks = unsafe { usual_block::masks::<AVX2>(window) };
             let mut newlines = masks.newlines;
             if newlines & 1 == 0 {
                 break;

@@ -92,6 +92,21 @@ pub unsafe fn masks_of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
     masks
 }
 
+/// The block's masks: [`masks_of`] if `AVX2`, else [`LineMasks::of`].
+///
+/// # Safety
+///
+/// `AVX2` only if the CPU has AVX2.
+#[inline(always)]
+pub unsafe fn masks<const AVX2: bool>(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: the caller vouches for AVX2.
+        return unsafe { masks_of(window) };
+    }
+    LineMasks::of(window)
+}
+
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
 /// [`LineMasks::all_usual`]) that hold exactly three tokens each, at most
 /// `most` of them, into `out` as row, column and player. Returns how many

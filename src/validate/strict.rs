@@ -12,7 +12,7 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::reader::{LineMasks, Resume, read_into, usual_block, window_at};
+use crate::reader::{Resume, read_into, usual_block, window_at};
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -248,7 +248,7 @@ impl<R: Read> StrictReader<R> {
     /// how many it read.
     ///
     /// Why: a valid file is all canonical lines, and checked a 64-byte
-    /// block at a time ([`LineMasks`]) they cost a fraction of reading each
+    /// block at a time ([`LineMasks`](crate::reader::LineMasks)) they cost a fraction of reading each
     /// token and separator.
     #[inline(always)]
     pub fn canonical_moves<const AVX2: bool>(
@@ -268,17 +268,8 @@ impl<R: Read> StrictReader<R> {
             let Some(window) = window_at(&self.buf[..self.end], at) else {
                 break;
             };
-            let masks = if AVX2 {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: `AVX2` is true only in the build for CPUs with it.
-                unsafe {
-                    usual_block::masks_of(window)
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                LineMasks::of(window)
-            } else {
-                LineMasks::of(window)
-            };
+            // SAFETY: `AVX2` is true only in the build for CPUs with it.
+            let masks = unsafe { usual_block::masks::<AVX2>(window) };
             if !masks.all_usual() {
                 break;
             }
