@@ -255,7 +255,8 @@ impl fmt::Display for Line {
 struct Dense {
     /// Side of the arrays: the largest N seen, so mixed small sizes share them.
     side: usize,
-    /// Row-major, `side` x `side`: `stamp | player`, or anything else if empty.
+    /// Row-major, `side` x `side`: `stamp | player` if taken in this game,
+    /// anything less if empty (stamps only grow between clearings).
     cells: Vec<u16>,
     /// The current game's stamp: a multiple of 4, never 0.
     stamp: u16,

@@ -179,7 +179,8 @@ pub unsafe fn take_lines<const CANONICAL: bool>(
         }
     }
     // Pack the numbers where tokens end, eight bytes at a time. A block
-    // holds at most 32 tokens (each takes a digit and a separator).
+    // holds at most 31 tokens (each takes a digit and a separator, and
+    // byte 0 is an LF).
     let mut tokens = [0u8; 64 + 8];
     let mut count = 0;
     for group in 0..8 {
