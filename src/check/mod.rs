@@ -195,7 +195,7 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
     let mut cases = 0;
     let mut results = 0;
     loop {
-        let (same_cases, same_results) = skip_same_lines(&mut expected.0, &mut found.0);
+        let (same_cases, same_results) = skip_same::<b'\n', _, _>(&mut expected.0, &mut found.0);
         cases += same_cases;
         results += same_results;
         let mut want = expected.next()?;
@@ -297,7 +297,7 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
             items_since_skip += 1;
             if items_since_skip == SKIP_EVERY {
                 items_since_skip = 0;
-                let skipped = skip_same_results(&mut expected.0, &mut found.0);
+                let (_, skipped) = skip_same::<b' ', _, _>(&mut expected.0, &mut found.0);
                 r#move += skipped;
                 results += skipped;
             }
@@ -307,44 +307,29 @@ pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side
     }
 }
 
-/// Skips the whole lines at the start of both readers' buffers that are the
-/// same bytes and hold nothing but results, spaces and LFs: each is a case
-/// compared equal, without reading it item by item. Returns the cases and
-/// results skipped.
+/// Skips the bytes at the start of both readers' buffers that are the same
+/// and hold nothing but results, spaces and, if `END` is b'\n', LFs, up to
+/// the last `END`: whole lines, each a case compared equal, or with `END`
+/// b' ' a stretch within a line. Returns the lines and results skipped.
+/// Both readers must be between items.
 ///
 /// Why: a checker mostly sees correct output, and comparing memory and
 /// checking its bytes eight at a time costs a fraction of tokenizing both.
-fn skip_same_lines<A: Read, B: Read>(
+fn skip_same<const END: u8, A: Read, B: Read>(
     expected: &mut AnswerReader<A>,
     found: &mut AnswerReader<B>,
 ) -> (u64, u64) {
     let (a, b) = (expected.buffered(), found.buffered());
     let same = common_prefix(a, b);
-    let (len, lines, results) = plain_lines(&a[..same]);
+    let (len, lines, results) = plain_prefix::<END>(&a[..same]);
     expected.consume(len, lines);
     found.consume(len, lines);
     (lines, results)
 }
 
-/// Items compared one by one within a line between tries of
-/// [`skip_same_results`].
+/// Items compared one by one within a line between tries of skipping
+/// equal stretches.
 const SKIP_EVERY: u32 = 32;
-
-/// Skips the bytes at the start of both readers' buffers, within a line,
-/// that are the same and hold nothing but results and spaces, up to the
-/// last space. Returns the results skipped. Both readers must be between
-/// items.
-fn skip_same_results<A: Read, B: Read>(
-    expected: &mut AnswerReader<A>,
-    found: &mut AnswerReader<B>,
-) -> u64 {
-    let (a, b) = (expected.buffered(), found.buffered());
-    let same = common_prefix(a, b);
-    let (len, results) = plain_results(&a[..same]);
-    expected.consume(len, 0);
-    found.consume(len, 0);
-    results
-}
 
 /// The length of the longest common prefix of `a` and `b`.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -362,24 +347,10 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
-/// The longest prefix of `bytes` that is whole lines of single-digit
-/// results (0, 1 or 2), spaces and LFs: its length, its LFs and its results.
-/// Read eight bytes at a time; a partial word at the end is left alone.
-fn plain_lines(bytes: &[u8]) -> (usize, u64, u64) {
-    plain_prefix::<b'\n'>(bytes)
-}
-
-/// The longest prefix of `bytes` that is single-digit results (0, 1 or 2)
-/// and spaces, no LF, and ends with a space: its length and its results.
-/// The word holding the line's end is left alone.
-fn plain_results(bytes: &[u8]) -> (usize, u64) {
-    let (len, _, results) = plain_prefix::<b' '>(bytes);
-    (len, results)
-}
-
 /// The longest prefix of `bytes` that is single-digit results, spaces and,
 /// if `END` is b'\n', LFs, and ends with an `END`: its length, its LFs and
-/// its results. Eight bytes at a time.
+/// its results. Eight bytes at a time; a partial word at the end is left
+/// alone.
 fn plain_prefix<const END: u8>(bytes: &[u8]) -> (usize, u64, u64) {
     let (mut lines, mut results) = (0, 0);
     let mut last = (0, 0, 0);
@@ -520,12 +491,21 @@ mod tests {
 
     #[test]
     fn plain_lines_stop_before_anything_but_results_spaces_and_line_ends() {
-        assert_eq!(plain_lines(b"0 0 1\n2 0\n\n1\n0 0 0 0 "), (13, 4, 6));
-        assert_eq!(plain_lines(b"0 1 2 0\n12 0 0 0\n"), (8, 1, 4));
-        assert_eq!(plain_lines(b"0 1 2 0\n0 0 2 1\r\n0 1 2 0\n"), (8, 1, 4));
-        assert_eq!(plain_lines(b"0 1 2 3\n"), (0, 0, 0));
+        assert_eq!(
+            plain_prefix::<b'\n'>(b"0 0 1\n2 0\n\n1\n0 0 0 0 "),
+            (13, 4, 6)
+        );
+        assert_eq!(plain_prefix::<b'\n'>(b"0 1 2 0\n12 0 0 0\n"), (8, 1, 4));
+        assert_eq!(
+            plain_prefix::<b'\n'>(b"0 1 2 0\n0 0 2 1\r\n0 1 2 0\n"),
+            (8, 1, 4)
+        );
+        assert_eq!(plain_prefix::<b'\n'>(b"0 1 2 3\n"), (0, 0, 0));
         // A digit that ends one word and one that starts the next are one token.
-        assert_eq!(plain_lines(b"0 1 2 0\n0 0 0 11 0 0 0\n"), (8, 1, 4));
+        assert_eq!(
+            plain_prefix::<b'\n'>(b"0 1 2 0\n0 0 0 11 0 0 0\n"),
+            (8, 1, 4)
+        );
     }
 
     #[test]
