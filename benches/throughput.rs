@@ -9,9 +9,9 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::io::{self, Write};
 use tictactoe::cmd::solve::run_stream;
-use tictactoe::engine::{BoardSize, Outcome, Rules, TicTacToe};
 use tictactoe::error::InputName;
-use tictactoe::writer::ResultWriter;
+use tictactoe::format::write::ResultWriter;
+use tictactoe::game::{BoardSize, Outcome, Rules, TicTacToe};
 
 /// Distinct random cells of an `n` x `n` board (coordinates below `span`),
 /// with alternating players.

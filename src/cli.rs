@@ -8,9 +8,9 @@ use crate::config::{
 use crate::config::{
     CompletionsConfig, ConvertConfig, InputFormat, OutputFormat, Shell, TraceConfig,
 };
-use crate::engine::{AfterWin, EngineKind, Rules};
-use crate::generate::{Layout, Limits, OutcomeMix, Spec};
-use crate::validate::Limits as ValidateLimits;
+use crate::game::{AfterWin, EngineKind, Rules};
+use crate::judging::generate::{Layout, Limits, OutcomeMix, Spec};
+use crate::judging::validate::Limits as ValidateLimits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -538,7 +538,7 @@ struct TraceArgs {
     #[arg(long)]
     counters: bool,
     /// The widest board drawn whole, in cells; larger boards show a window this wide around the move.
-    #[arg(long, value_name = "CELLS", default_value_t = crate::render::MAX_SIDE, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "CELLS", default_value_t = crate::format::board::MAX_SIDE, value_parser = clap::value_parser!(u32).range(1..=1000))]
     window: u32,
     /// The input format; `auto` picks LeetCode when the first non-whitespace byte is `[`.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]

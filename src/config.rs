@@ -2,9 +2,9 @@
 //!
 //! Nothing past [`crate::cli`] sees clap: the commands take these structs.
 
-use crate::engine::Rules;
-use crate::generate::{Layout, Spec};
-use crate::validate::Limits;
+use crate::game::Rules;
+use crate::judging::generate::{Layout, Spec};
+use crate::judging::validate::Limits;
 use std::path::PathBuf;
 use std::time::Duration;
 

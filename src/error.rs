@@ -4,7 +4,7 @@
 //! `line 9, column 1: case 2, move 3: cell (0, 0) is already taken`.
 //! Only `main` turns an [`Error`] into an exit status.
 
-use crate::engine::{BadSize, MoveError, MoveField};
+use crate::game::{BadSize, MoveError, MoveField};
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
@@ -125,7 +125,7 @@ pub enum DataErrorKind {
     Move(#[from] MoveError),
     /// Something that breaks LeetCode's transcript format.
     #[error(transparent)]
-    Leetcode(#[from] crate::reader::leetcode::FormatError),
+    Leetcode(#[from] crate::format::leetcode::read::FormatError),
 }
 
 /// A data error: what is wrong and where.

@@ -1,8 +1,8 @@
 //! `tictactoe`: a streaming reference solver for Design Tic-Tac-Toe (LeetCode 348).
 //!
-//! Data flows one way: input bytes go through a [`reader`] (which knows line
-//! and column), each case through the [`engine`] (pure, no I/O), and the
-//! results through the [`writer`] to the output. Errors travel up to the
+//! Data flows one way: input bytes go through a [`format`] (which knows line
+//! and column), each case through the [`game`] (pure, no I/O), and the
+//! results through the [`format::write`] to the output. Errors travel up to the
 //! binary's `main`, which alone decides the exit status.
 //!
 //! The engine is usable on its own, shaped like LeetCode's class:
@@ -54,25 +54,19 @@
 
 #![deny(missing_docs)]
 
-pub mod cases;
-pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod compare;
 pub mod config;
-pub mod cpu;
-pub mod engine;
 pub mod error;
-pub mod generate;
-pub mod input;
-pub mod judge;
-pub mod parallel;
-pub mod reader;
-pub mod render;
-pub mod validate;
-pub mod writer;
+pub mod files;
+pub mod format;
+pub mod game;
+pub mod judging;
+pub mod pipeline;
+pub mod simd;
 
-pub use engine::{
+pub use game::{
     AfterWin, BadSize, BoardSize, EngineKind, Line, MoveError, Outcome, Player, Rules, TicTacToe,
 };
 
@@ -88,35 +82,35 @@ use error::Error;
 pub fn run(config: Config) -> Result<u8, Error> {
     match config {
         Config::Solve(solve) => {
-            cmd::solve::run(&solve, input::create(&solve.output)?)?;
+            cmd::solve::run(&solve, files::create(&solve.output)?)?;
             Ok(0)
         }
         Config::Validate(validate) => cmd::validate::run(
             &validate,
-            input::create(&OutputTarget::Stdout)?,
+            files::create(&OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
         Config::Check(check) => cmd::check::run(
             &check,
-            input::create(&OutputTarget::Stdout)?,
+            files::create(&OutputTarget::Stdout)?,
             std::io::stderr(),
         ),
         Config::Gen(generator) => {
-            cmd::generator::run(&generator, input::create(&OutputTarget::Stdout)?)
+            cmd::generator::run(&generator, files::create(&OutputTarget::Stdout)?)
         }
-        Config::Test(test) => cmd::test::run(&test, input::create(&OutputTarget::Stdout)?),
-        Config::Stress(stress) => cmd::stress::run(&stress, input::create(&OutputTarget::Stdout)?),
+        Config::Test(test) => cmd::test::run(&test, files::create(&OutputTarget::Stdout)?),
+        Config::Stress(stress) => cmd::stress::run(&stress, files::create(&OutputTarget::Stdout)?),
         Config::Convert(convert) => {
-            cmd::convert::run(&convert, input::create(&convert.output)?)?;
+            cmd::convert::run(&convert, files::create(&convert.output)?)?;
             Ok(0)
         }
         Config::Trace(trace) => {
             let colour = cmd::trace::stdout_wants_colour();
-            cmd::trace::run(&trace, input::create(&OutputTarget::Stdout)?, colour)?;
+            cmd::trace::run(&trace, files::create(&OutputTarget::Stdout)?, colour)?;
             Ok(0)
         }
         Config::Completions(completions) => {
-            cmd::completions::run(&completions, input::create(&OutputTarget::Stdout)?)?;
+            cmd::completions::run(&completions, files::create(&OutputTarget::Stdout)?)?;
             Ok(0)
         }
     }

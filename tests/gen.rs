@@ -7,7 +7,7 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::collections::BTreeSet;
-use tictactoe::engine::{BoardSize, Line, Outcome, Rules, TicTacToe};
+use tictactoe::game::{BoardSize, Line, Outcome, Rules, TicTacToe};
 
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");

@@ -8,8 +8,8 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use tictactoe::cmd::solve::run_stream_as;
 use tictactoe::config::InputFormat;
-use tictactoe::engine::{AfterWin, EngineKind, Rules};
 use tictactoe::error::InputName;
+use tictactoe::game::{AfterWin, EngineKind, Rules};
 
 const EXAMPLE: &str = "fixtures/leetcode/example.in";
 

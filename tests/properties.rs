@@ -5,11 +5,11 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use tictactoe::cmd::solve::run_stream;
-use tictactoe::engine::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::error::{Error, InputName};
-use tictactoe::parallel::{self, Split};
-use tictactoe::reader::coding_ninjas::Reader;
-use tictactoe::writer::ResultWriter;
+use tictactoe::format::coding_ninjas::read::Reader;
+use tictactoe::format::write::ResultWriter;
+use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
+use tictactoe::pipeline::parallel::{self, Split};
 
 const POLICIES: [AfterWin; 3] = [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode];
 
@@ -424,7 +424,7 @@ proptest! {
 }
 
 /// The binary's status, output and error on `input`, with the hot loops'
-/// baseline build or the one for this CPU (`tictactoe::cpu`).
+/// baseline build or the one for this CPU (`tictactoe::simd`).
 fn run_binary(input: &[u8], args: &[&str], baseline: bool) -> (Option<i32>, Vec<u8>, Vec<u8>) {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
     if baseline {
@@ -508,7 +508,7 @@ proptest! {
         (expected, found) in answer_text().prop_flat_map(|text| (Just(text.clone()), damaged(text))),
         sizes in prop::collection::vec(1usize..5000, 1..4),
     ) {
-        use tictactoe::check::compare;
+        use tictactoe::format::answers::compare;
         fn pieces<'a>(text: &'a str, sizes: &[usize]) -> Pieces<'a> {
             Pieces { data: text.as_bytes(), sizes: sizes.to_vec(), next: 0 }
         }

@@ -6,11 +6,11 @@ use proptest::prelude::*;
 use std::io::{self, Read};
 use std::time::Duration;
 use tictactoe::cmd::solve::run_stream;
-use tictactoe::engine::Rules;
 use tictactoe::error::{Error, InputName};
-use tictactoe::generate::{self, Spec};
-use tictactoe::parallel::Split;
-use tictactoe::validate::{Limits, validate, validate_split};
+use tictactoe::game::Rules;
+use tictactoe::judging::generate::{self, Spec};
+use tictactoe::judging::validate::{Limits, validate, validate_split};
+use tictactoe::pipeline::parallel::Split;
 
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tictactoe::cmd::solve::run_stream;
-use tictactoe::engine::{AfterWin, EngineKind, Rules};
+use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::error::{Error, InputName};
 
 fuzz_target!(|data: &[u8]| {

@@ -6,10 +6,10 @@
 use libfuzzer_sys::fuzz_target;
 use tictactoe::cmd::solve::run_stream_as;
 use tictactoe::config::InputFormat;
-use tictactoe::engine::{AfterWin, EngineKind, Rules};
+use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::error::{Error, InputName};
-use tictactoe::validate::Limits;
-use tictactoe::validate::leetcode::validate_leetcode;
+use tictactoe::judging::validate::Limits;
+use tictactoe::judging::validate::leetcode::validate_leetcode;
 
 fuzz_target!(|data: &[u8]| {
     let mut solved_by_default = None;

@@ -4,10 +4,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictactoe::engine::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
+use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::error::InputName;
-use tictactoe::parallel::{self, Split};
-use tictactoe::validate::{Limits, validate_split};
+use tictactoe::pipeline::parallel::{self, Split};
+use tictactoe::judging::validate::{Limits, validate_split};
 
 fn solve(data: &[u8], rules: Rules, split: Split) -> (Vec<u8>, Option<String>) {
     let mut out = Vec::new();

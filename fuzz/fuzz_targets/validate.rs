@@ -4,9 +4,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use tictactoe::cmd::solve::run_stream;
-use tictactoe::engine::Rules;
+use tictactoe::game::Rules;
 use tictactoe::error::InputName;
-use tictactoe::validate::{Limits, validate};
+use tictactoe::judging::validate::{Limits, validate};
 
 fuzz_target!(|data: &[u8]| {
     let report = validate(data, &Limits::default(), 20).expect("reading memory cannot fail");

@@ -5,15 +5,15 @@
 //! blamed on the solution, and a wrong result is explained with the move
 //! and a picture of the board around it.
 
-use crate::check::pipe::{PipeReader, pipe};
-use crate::check::{Comparison, Difference, Side, compare};
 use crate::cmd::solve::run_stream;
 use crate::config::{CheckConfig, CheckProtocol, InputSource};
-use crate::engine::{BoardSize, Outcome, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::input;
-use crate::reader::coding_ninjas::Reader;
-use crate::render::{MAX_SIDE, View, draw};
+use crate::files;
+use crate::format::answers::{Comparison, Difference, Side, compare};
+use crate::format::board::{MAX_SIDE, View, draw};
+use crate::format::coding_ninjas::read::Reader;
+use crate::game::{BoardSize, Outcome, Rules, TicTacToe};
+use crate::pipeline::pipe::{PipeReader, pipe};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Write};
@@ -103,7 +103,7 @@ pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
         if let (Some(input), Some(expected)) = (&config.input, &config.expected) {
             // The answer file must be the answer to the input.
             let answer_name = InputName::Path(expected.clone());
-            let (answer, _) = input::open(&InputSource::Path(expected.clone()))?;
+            let (answer, _) = files::open(&InputSource::Path(expected.clone()))?;
             let against_input = recomputed(input, config.rules, |recomputed| {
                 compare(recomputed, answer)
                     .map_err(|side| read_error(side, &answer_name, &answer_name))
@@ -136,7 +136,7 @@ pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
                 None => against_answer(config, expected)?,
             },
             (None, Some(input)) => {
-                let (output, output_name) = input::open(&config.output)?;
+                let (output, output_name) = files::open(&config.output)?;
                 let compared = recomputed(input, config.rules, |recomputed| {
                     compare(recomputed, output)
                         .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
@@ -162,9 +162,9 @@ pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
 
 /// The output compared with the expected answer.
 fn against_answer(config: &CheckConfig, expected: &Path) -> Result<Comparison, Error> {
-    let (output, output_name) = input::open(&config.output)?;
+    let (output, output_name) = files::open(&config.output)?;
     let expected_name = InputName::Path(expected.to_path_buf());
-    let (answer, _) = input::open(&InputSource::Path(expected.to_path_buf()))?;
+    let (answer, _) = files::open(&InputSource::Path(expected.to_path_buf()))?;
     compare(answer, output).map_err(|side| read_error(side, &expected_name, &output_name))
 }
 
@@ -218,7 +218,7 @@ fn recomputed<T>(
     let (writer, reader) = pipe();
     let source = InputSource::Path(input.to_path_buf());
     let solver = std::thread::spawn(move || {
-        let (input, name) = input::open(&source)?;
+        let (input, name) = files::open(&source)?;
         run_stream(input, name, rules, writer)
     });
     let compared = compare_with(reader);
@@ -258,7 +258,7 @@ fn explain_move(
     number: u64,
     difference: &Difference,
 ) -> Result<String, Error> {
-    let (file, name) = input::open(&InputSource::Path(input.to_path_buf()))?;
+    let (file, name) = files::open(&InputSource::Path(input.to_path_buf()))?;
     let mut reader = Reader::new(file, name);
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
     let mut current = 0;
@@ -281,11 +281,11 @@ fn explain_move(
             }
             let (row, col) = (played.row as u32, played.col as u32);
             let line = game.full_line_through(row, col);
-            let mover = crate::engine::Player::from_number(played.player);
+            let mover = crate::game::Player::from_number(played.player);
             let mut text = format!(
                 "the move: row {row}, column {col}, player {} ({})",
                 played.player,
-                mover.map_or('?', crate::engine::Player::mark)
+                mover.map_or('?', crate::game::Player::mark)
             );
             let _ = match (outcome, line) {
                 (Outcome::Win(_), Some(line)) => write!(text, "; it completes {line}"),

@@ -14,10 +14,10 @@
 //! cell, a bad player) are carried over as they are, so a file meant to fail
 //! fails the same way in either format.
 
-use crate::cases::{self, OpenCases};
 use crate::config::{ConvertConfig, OutputFormat};
 use crate::error::Error;
-use crate::writer::leetcode_transcript;
+use crate::format::cases::{self, OpenCases};
+use crate::format::write::leetcode_transcript;
 use std::io::{BufWriter, Write};
 
 /// Converts the input. Converting to LeetCode writes each completed test

@@ -2,9 +2,9 @@
 
 use crate::cmd::solve::run_stream_as;
 use crate::config::{GenConfig, InputFormat};
-use crate::engine::AfterWin;
 use crate::error::{Error, InputName};
-use crate::generate::{Layout, write_all_games, write_file_as};
+use crate::game::AfterWin;
+use crate::judging::generate::{Layout, write_all_games, write_file_as};
 use std::fs::{self, File};
 use std::io::{BufReader, Write};
 use std::path::Path;

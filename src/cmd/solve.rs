@@ -3,13 +3,13 @@
 //! Coding Ninjas inputs print `0 0 1`, LeetCode inputs print `[null,0,0,1]`;
 //! `--format auto` picks the format per input from its first non-whitespace byte.
 
-use crate::cases::{self, Detected};
 use crate::config::{InputFormat, InputSource, SolveConfig};
-use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::input;
-use crate::parallel::{self, Split};
-use crate::reader::leetcode;
+use crate::files;
+use crate::format::cases::{self, Detected};
+use crate::format::leetcode::read as leetcode;
+use crate::game::{BoardSize, Rules, TicTacToe};
+use crate::pipeline::parallel::{self, Split};
 use std::io::{BufWriter, Read, Write};
 
 /// Solves the inputs in order. On any error, the output holds exactly the
@@ -61,7 +61,7 @@ fn solve_input<W: Write>(
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
-    let (input, name) = input::open(source)?;
+    let (input, name) = files::open(source)?;
     solve_any(input, name, format, split, game, output)
 }
 

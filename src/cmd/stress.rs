@@ -12,11 +12,11 @@
 use crate::cmd::solve::run_stream;
 use crate::compare::{Mismatch, compare};
 use crate::config::StressConfig;
-use crate::engine::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
-use crate::judge::{self, Verdict};
-use crate::render::{self, View};
+use crate::format::board::{self, View};
+use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
+use crate::judging::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
+use crate::judging::process::{self, Verdict};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let seed = config.spec.seed();
     let started = Instant::now();
     let bounded = config.iterations != u64::MAX;
-    let bar = judge::progress_bar(bounded.then_some(config.iterations), "inputs");
+    let bar = process::progress_bar(bounded.then_some(config.iterations), "inputs");
     let mut found = None;
     let mut tried = 0;
     for iteration in 0..config.iterations {
@@ -162,8 +162,8 @@ impl Trial<'_> {
         })?;
         self.runs += 1;
         let (verdict, found) =
-            match judge::run(&self.config.command, &self.input, self.config.time_limit) {
-                Ok(run) => (judge::verdict_of(&run, &expected), run.stdout),
+            match process::run(&self.config.command, &self.input, self.config.time_limit) {
+                Ok(run) => (process::verdict_of(&run, &expected), run.stdout),
                 Err(error) => {
                     let status = format!(
                         "cannot run {}: {error}",
@@ -481,8 +481,8 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
             m.row,
             m.col
         ));
-        let view = View::around(case.n, m.row, m.col, render::MAX_SIDE);
-        text.push_str(&render::draw(&game, &view, highlight, false));
+        let view = View::around(case.n, m.row, m.col, board::MAX_SIDE);
+        text.push_str(&board::draw(&game, &view, highlight, false));
     }
     text
 }

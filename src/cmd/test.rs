@@ -3,7 +3,7 @@
 use crate::cmd::solve::run_stream_as;
 use crate::config::{InputFormat, TestConfig};
 use crate::error::{Error, InputName};
-use crate::judge::{self, Verdict};
+use crate::judging::process::{self, Verdict};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{BufReader, Write};
@@ -33,11 +33,11 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     }
     let command = match &config.command {
         Some(command) => command.clone(),
-        None => judge::builtin_solver(after_win_name(config))
+        None => process::builtin_solver(after_win_name(config))
             .map_err(|e| Error::Usage(format!("cannot find the built-in solver: {e}")))?,
     };
     let mut out = std::io::BufWriter::new(output);
-    let bar = judge::progress_bar(Some(tests.len() as u64), "tests");
+    let bar = process::progress_bar(Some(tests.len() as u64), "tests");
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let jobs = config.jobs.clamp(1, tests.len());
@@ -93,9 +93,9 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
 
 fn after_win_name(config: &TestConfig) -> &'static str {
     match config.rules.after_win {
-        crate::engine::AfterWin::Error => "error",
-        crate::engine::AfterWin::Continue => "continue",
-        crate::engine::AfterWin::Leetcode => "leetcode",
+        crate::game::AfterWin::Error => "error",
+        crate::game::AfterWin::Continue => "continue",
+        crate::game::AfterWin::Leetcode => "leetcode",
     }
 }
 
@@ -139,7 +139,7 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> (Verdict,
         Ok(expected) => expected,
         Err(why) => return (Verdict::Fail(why), Duration::ZERO),
     };
-    judge::judge(command, &test.input, &expected, config.time_limit)
+    process::judge(command, &test.input, &expected, config.time_limit)
 }
 
 /// The answer file's bytes, or the built-in solver's answer when there is none.

@@ -4,11 +4,11 @@
 //! error as from `solve`; only the chosen case is drawn. A move the engine
 //! refuses ends the trace there, after the boards that led up to it.
 
-use crate::cases;
 use crate::config::{InputSource, TraceConfig};
-use crate::engine::{AfterWin, BoardSize, Line, Outcome, Player, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::render::{View, draw};
+use crate::format::board::{View, draw};
+use crate::format::cases;
+use crate::game::{AfterWin, BoardSize, Line, Outcome, Player, TicTacToe};
 use std::io::{self, BufWriter, Write};
 
 /// Whether standard output should get colour: only on a terminal, and not

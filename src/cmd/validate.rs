@@ -3,20 +3,20 @@
 //! The format is detected as `solve --format auto` does: a file whose first
 //! non-whitespace byte is `[` is a LeetCode transcript.
 
-use crate::cases::{self, Detected};
 use crate::config::InputFormat;
 use crate::config::{ValidateConfig, ValidateProtocol};
 use crate::error::{Error, InputName};
-use crate::input;
-use crate::parallel::Split;
-use crate::validate::leetcode::validate_leetcode;
-use crate::validate::{Report, validate_split};
+use crate::files;
+use crate::format::cases::{self, Detected};
+use crate::judging::validate::leetcode::validate_leetcode;
+use crate::judging::validate::{Report, validate_split};
+use crate::pipeline::parallel::Split;
 use std::io::{BufWriter, Write};
 
 /// Validates the input and writes the report: each violation on its own
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
-    let (reader, name) = input::open(&config.input)?;
+    let (reader, name) = files::open(&config.input)?;
     let (format, reader) = cases::resolve(reader, &name, InputFormat::Auto)?;
     let report = match format {
         Detected::CodingNinjas => {

@@ -11,16 +11,17 @@
 //! Only the Coding Ninjas format exists so far.
 
 pub mod leetcode;
-pub mod strict;
 
-use crate::engine::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
 use crate::error::Position;
-use crate::parallel::{Begun, Ordered, Split, begin, part_bytes};
-use crate::reader::coding_ninjas::PartCases;
-use crate::reader::split::{Next, Part, Splitter};
+use crate::format::coding_ninjas::read::PartCases;
+use crate::format::coding_ninjas::split::{Next, Part, Splitter};
+use crate::format::coding_ninjas::strict::{
+    BATCH, Field, Layout, MoveLines, Separator, Spot, StrictReader,
+};
+use crate::game::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
+use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes};
 use std::fmt;
 use std::io::{self, Read};
-use strict::{BATCH, Field, Layout, MoveLines, Separator, Spot, StrictReader};
 
 /// The bounds a file must keep. The defaults are the statement's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -615,21 +616,21 @@ struct Validator<R> {
 impl<R: Read> Validator<R> {
     fn run(&mut self, span: Span) -> Result<(), Halt> {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::has_newer_features() {
+        if crate::simd::has_newer_features() {
             // SAFETY: the CPU has the features `run_newer` is built for.
             return unsafe { self.run_newer(span) };
         }
         self.run_inline::<false>(span)
     }
 
-    /// [`Validator::run`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+    /// [`Validator::run`] for CPUs with [`crate::simd::NEWER_FEATURES`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn run_newer(&mut self, span: Span) -> Result<(), Halt> {
         self.run_inline::<true>(span)
     }
 
-    /// [`Validator::run`], inlined into its two builds (`crate::cpu`), with
+    /// [`Validator::run`], inlined into its two builds (`crate::simd`), with
     /// the loops it calls. `AVX2` says which: the newer one may use AVX2
     /// explicitly.
     #[inline(always)]

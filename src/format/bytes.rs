@@ -4,11 +4,6 @@
 //! of every byte in it. Line and column are worked out only when an error
 //! needs them (as serde_json does): the hot path never counts lines.
 
-pub mod coding_ninjas;
-pub mod leetcode;
-pub mod split;
-pub mod usual_block;
-
 use crate::error::{DataError, DataErrorKind, Position, quote_token};
 use std::io::{self, Read};
 

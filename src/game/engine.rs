@@ -599,7 +599,7 @@ impl TicTacToe {
     ///
     /// [`play`]: TicTacToe::play
     // Inlined so that it is compiled into both builds of the solving loop
-    // (crate::cpu).
+    // (crate::simd).
     #[inline(always)]
     pub fn play_batch(
         &mut self,

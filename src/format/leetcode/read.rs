@@ -15,8 +15,8 @@
 //! [`Reader::reject`] turns the engine's refusal into an error at the right
 //! value.
 
-use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{DataError, DataErrorKind, Error, InputName, Position};
+use crate::game::{BoardSize, MoveError, MoveField};
 use serde_json::de::IoRead;
 use serde_json::value::RawValue;
 use serde_json::{Deserializer, StreamDeserializer};

@@ -12,7 +12,7 @@
 //! their other marks off it, and the result is replayed on the engine to make
 //! sure no line was completed early.
 
-use crate::engine::{BoardSize, Outcome, Rules, TicTacToe};
+use crate::game::{BoardSize, Outcome, Rules, TicTacToe};
 use rand::seq::SliceRandom;
 use rand::seq::index::sample;
 use rand::{RngExt, SeedableRng};
@@ -659,7 +659,7 @@ impl<W: Write> CaseWriter<W> {
                 .iter()
                 .map(|m| (i64::from(m.row), i64::from(m.col), i64::from(m.player)))
                 .collect();
-            crate::writer::leetcode_transcript(&mut self.buf, u64::from(n), &calls);
+            crate::format::write::leetcode_transcript(&mut self.buf, u64::from(n), &calls);
             return self.spill();
         }
         self.number(u64::from(n), b'\n');

@@ -9,8 +9,8 @@
 //! hold) ends the splitting: the rest goes to the streaming reader, which
 //! reports what is wrong with exactly the message it always gives.
 
-use super::coding_ninjas::PartCases;
-use super::{BLOCK, CHUNK, Resume, Scanned, is_space, read_into, scan_int};
+use super::read::PartCases;
+use crate::format::bytes::{BLOCK, CHUNK, Resume, Scanned, is_space, read_into, scan_int};
 use std::io::{self, Read};
 
 /// A part is cut at the first case start past this many bytes, by default.
@@ -245,14 +245,14 @@ impl<R: Read> Splitter<R> {
     /// Passes `skip` token starts and finds the next one.
     fn find(&mut self, skip: u64) -> io::Result<Found> {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::has_newer_features() {
+        if crate::simd::has_newer_features() {
             // SAFETY: the CPU has the features `find_newer` is built for.
             return unsafe { self.find_newer(skip) };
         }
         self.find_inline(skip)
     }
 
-    /// [`Splitter::find`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+    /// [`Splitter::find`] for CPUs with [`crate::simd::NEWER_FEATURES`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn find_newer(&mut self, skip: u64) -> io::Result<Found> {

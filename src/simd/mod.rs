@@ -15,6 +15,8 @@
 //! for a suspected CPU-specific problem and for the tests that hold the two
 //! builds of the loops to the same output.
 
+pub mod usual_block;
+
 /// The features the second build of each hot loop is compiled for, as
 /// `#[target_feature(enable = ...)]` spells them (which takes no constant).
 pub const NEWER_FEATURES: &str = "avx2,bmi1,bmi2,lzcnt,popcnt";
@@ -56,9 +58,9 @@ mod tests {
     #[test]
     fn the_feature_list_is_the_one_the_wrappers_enable() {
         for source in [
-            include_str!("parallel.rs"),
-            include_str!("reader/split.rs"),
-            include_str!("validate/mod.rs"),
+            include_str!("../pipeline/parallel.rs"),
+            include_str!("../format/coding_ninjas/split.rs"),
+            include_str!("../judging/validate/mod.rs"),
         ] {
             let enable = format!("#[target_feature(enable = \"{NEWER_FEATURES}\")]");
             assert!(source.contains(&enable), "a wrapper enables other features");

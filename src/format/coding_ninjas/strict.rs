@@ -12,7 +12,8 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::reader::{Resume, read_into, usual_block, window_at};
+use crate::format::bytes::{Resume, read_into, window_at};
+use crate::simd::usual_block;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -248,7 +249,7 @@ impl<R: Read> StrictReader<R> {
     /// how many it read.
     ///
     /// Why: a valid file is all canonical lines, and checked a 64-byte
-    /// block at a time ([`LineMasks`](crate::reader::LineMasks)) they cost a fraction of reading each
+    /// block at a time ([`LineMasks`](crate::format::bytes::LineMasks)) they cost a fraction of reading each
     /// token and separator.
     #[inline(always)]
     pub fn canonical_moves<const AVX2: bool>(

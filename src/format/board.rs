@@ -4,7 +4,7 @@
 //! dozen cells a side around the cell of interest, and says which part of
 //! the board it shows.
 
-use crate::engine::{Line, Player, TicTacToe};
+use crate::game::{Line, Player, TicTacToe};
 use anstyle::{AnsiColor, Effects, Style};
 use std::fmt::Write;
 use std::ops::Range;

@@ -5,7 +5,7 @@
 //! case is required.
 
 use crate::error::quote_token;
-use crate::reader::read_into;
+use crate::format::bytes::read_into;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.

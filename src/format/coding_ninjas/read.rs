@@ -5,11 +5,12 @@
 //! the moves themselves are the engine's to judge, and [`Reader::reject`]
 //! turns the engine's refusal into an error pointing at the right token.
 
-use super::{
-    BlockTokens, Chunks, Scanned, is_space, parse_move_line, scan_int, usual_block, window_at,
-};
-use crate::engine::{BoardSize, MoveError, MoveField};
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
+use crate::format::bytes::{
+    BlockTokens, Chunks, Scanned, is_space, parse_move_line, scan_int, window_at,
+};
+use crate::game::{BoardSize, MoveError, MoveField};
+use crate::simd::usual_block;
 use std::io::Read;
 
 /// A case's header, checked.

@@ -1,6 +1,6 @@
 //! Solving the cases of one Coding Ninjas input on several threads.
 //!
-//! The splitter ([`crate::reader::split`]) cuts the input into parts of whole
+//! The splitter ([`crate::format::coding_ninjas::split`]) cuts the input into parts of whole
 //! cases; part k goes to worker k mod W, and the parts' output is written in
 //! input order, so the output is byte for byte the single-threaded one. A
 //! part that fails ends the run with its completed lines written and nothing
@@ -13,12 +13,12 @@
 //! The pool that runs jobs on threads and hands results back in order
 //! (`Ordered`) serves `validate` too.
 
-use crate::engine::{BoardSize, Rules, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::reader::coding_ninjas::{BATCH, MoveBatch, Reader};
-use crate::reader::split::{Next, PART_BYTES, Part, Splitter};
-use crate::reader::{CHUNK, Chunks};
-use crate::writer::ResultWriter;
+use crate::format::bytes::{CHUNK, Chunks};
+use crate::format::coding_ninjas::read::{BATCH, MoveBatch, Reader};
+use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
+use crate::format::write::ResultWriter;
+use crate::game::{BoardSize, Rules, TicTacToe};
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -450,14 +450,14 @@ pub fn solve_cases<R: Read, W: Write>(
     writer: &mut ResultWriter<W>,
 ) -> Result<(), Error> {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::has_newer_features() {
+    if crate::simd::has_newer_features() {
         // SAFETY: the CPU has the features `solve_cases_newer` is built for.
         return unsafe { solve_cases_newer(reader, game, writer) };
     }
     solve_cases_inline::<false, _, _>(reader, game, writer)
 }
 
-/// [`solve_cases`] for CPUs with [`crate::cpu::NEWER_FEATURES`].
+/// [`solve_cases`] for CPUs with [`crate::simd::NEWER_FEATURES`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn solve_cases_newer<R: Read, W: Write>(

@@ -5,10 +5,7 @@
 //! game's terms (case and move), and classed the way judges class it: a
 //! wrong result, or output that is not in the required form at all.
 
-pub mod answers;
-pub mod pipe;
-
-use answers::{AnswerReader, Item};
+use super::read::{AnswerReader, Item};
 use std::fmt;
 use std::io::{self, Read};
 

@@ -7,9 +7,9 @@
 //! against the game.
 
 use super::{Limits, Referee, Report, Rule, Violation, q_rule, range_rule, referee_rules};
-use crate::engine::{BoardSize, TicTacToe};
 use crate::error::{Error, InputName, Position};
-use crate::reader::leetcode::Reader;
+use crate::format::leetcode::read::Reader;
+use crate::game::{BoardSize, TicTacToe};
 use std::io::{self, Read};
 
 /// Validates a LeetCode transcript. Like [`super::validate`], it lists every

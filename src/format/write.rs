@@ -5,7 +5,7 @@
 //! exactly the lines of the completed cases. Completed lines go out in large
 //! blocks, since a write per case would dominate small cases.
 
-use crate::engine::Outcome;
+use crate::game::Outcome;
 use std::io::{self, Write};
 
 /// Completed output is written once this much has gathered.
@@ -92,7 +92,7 @@ impl<W: Write> ResultWriter<W> {
 /// the arguments, each on one line without spaces. Shared by `convert` and
 /// `gen`, so both write the same bytes.
 pub fn leetcode_transcript(out: &mut Vec<u8>, n: u64, moves: &[(i64, i64, i64)]) {
-    use crate::reader::leetcode::{CONSTRUCTOR, MOVE};
+    use crate::format::leetcode::read::{CONSTRUCTOR, MOVE};
     use std::io::Write as _;
     // Writing into a Vec cannot fail.
     let _ = write!(out, "[\"{CONSTRUCTOR}\"");
@@ -109,7 +109,7 @@ pub fn leetcode_transcript(out: &mut Vec<u8>, n: u64, moves: &[(i64, i64, i64)])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Player;
+    use crate::game::Player;
 
     #[test]
     fn lines_hold_results_separated_by_spaces_and_empty_cases_print_empty_lines() {

@@ -5,10 +5,12 @@
 //! from its first non-whitespace byte without losing any bytes.
 
 use crate::config::{InputFormat, InputSource};
-use crate::engine::{BoardSize, Outcome, TicTacToe};
 use crate::error::{Error, InputName};
-use crate::input;
-use crate::reader::{coding_ninjas, is_space, leetcode, read_some};
+use crate::files;
+use crate::format::bytes::{is_space, read_some};
+use crate::format::coding_ninjas::read as coding_ninjas;
+use crate::format::leetcode::read as leetcode;
+use crate::game::{BoardSize, Outcome, TicTacToe};
 use std::io::{self, Cursor, Read};
 
 /// The format an input turned out to be in.
@@ -108,7 +110,7 @@ pub type OpenCases = Cases<Peeked<Box<dyn Read>>>;
 
 /// Opens an input and works out its format.
 pub fn open(source: &InputSource, format: InputFormat) -> Result<(Detected, OpenCases), Error> {
-    let (input, name) = input::open(source)?;
+    let (input, name) = files::open(source)?;
     let (detected, input) = resolve(input, &name, format)?;
     Ok((detected, Cases::new(input, name, detected)))
 }

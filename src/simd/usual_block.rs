@@ -8,7 +8,7 @@
 //! checks that every line holds exactly three. No step looks at a line on
 //! its own, and no branch depends on the digits.
 
-use super::{BLOCK_WINDOW, LineMasks};
+use crate::format::bytes::{BLOCK_WINDOW, LineMasks};
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_and_si128, _mm_loadl_epi64, _mm_set1_epi8, _mm_shuffle_epi8,
@@ -235,7 +235,7 @@ pub unsafe fn take_lines<const CANONICAL: bool>(
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::reader::BLOCK;
+    use crate::format::bytes::BLOCK;
     use proptest::prelude::*;
 
     /// What [`take_lines`] must find, the plain way: the lines ended by an

@@ -1,0 +1,6 @@
+//! Answer files in both formats: read as results, and compared the one way every command judges by.
+
+mod compare;
+pub mod read;
+
+pub use compare::*;

@@ -1,0 +1,5 @@
+//! The Coding Ninjas batch format: T, then per case N, Q and Q moves `ROW COL PLAYER`.
+
+pub mod read;
+pub mod split;
+pub mod strict;

@@ -1,0 +1,3 @@
+//! LeetCode's transcript format: per test case, the method names and their arguments as two JSON arrays.
+
+pub mod read;

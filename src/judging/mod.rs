@@ -1,0 +1,5 @@
+//! Judging: validation of inputs, runs of solutions, generation of tests.
+
+pub mod generate;
+pub mod process;
+pub mod validate;
