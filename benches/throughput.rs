@@ -8,10 +8,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::io::{self, Write};
-use tictactoe::cmd::solve::run_stream;
 use tictactoe::error::InputName;
 use tictactoe::format::write::ResultWriter;
 use tictactoe::game::{BoardSize, Outcome, Rules, TicTacToe};
+use tictactoe::pipeline::run_stream;
 
 /// Distinct random cells of an `n` x `n` board (coordinates below `span`),
 /// with alternating players.

@@ -4,11 +4,11 @@
 //! so that nothing buffers them twice: the readers and the writer do their own
 //! buffering.
 
-use crate::config::{InputSource, OutputTarget};
 use crate::error::{Error, InputName};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
+use std::path::PathBuf;
 
 /// Opens an input for reading, with its name for messages.
 ///
@@ -81,4 +81,33 @@ pub fn create(target: &OutputTarget) -> Result<Box<dyn Write>, Error> {
             Ok(Box::new(file))
         }
     }
+}
+
+/// Where an input comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputSource {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    Path(PathBuf),
+}
+
+impl InputSource {
+    /// `-` means standard input, as is the custom.
+    pub fn from_arg(path: PathBuf) -> InputSource {
+        if path.as_os_str() == "-" {
+            InputSource::Stdin
+        } else {
+            InputSource::Path(path)
+        }
+    }
+}
+
+/// Where results go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputTarget {
+    /// Standard output.
+    Stdout,
+    /// A file, created or truncated.
+    Path(PathBuf),
 }

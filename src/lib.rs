@@ -55,9 +55,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
-pub mod cmd;
 pub mod compare;
-pub mod config;
 pub mod error;
 pub mod files;
 pub mod format;
@@ -69,49 +67,3 @@ pub mod simd;
 pub use game::{
     AfterWin, BadSize, BoardSize, EngineKind, Line, MoveError, Outcome, Player, Rules, TicTacToe,
 };
-
-use config::{Config, OutputTarget};
-use error::Error;
-
-/// Runs a command to completion.
-///
-/// `Ok` carries the exit status of a command that ran: 0 for `solve`, and a
-/// verdict for judge tools, whose protocols give statuses meanings (Kattis
-/// validators exit 42 for a valid file, say). `Err` is a failure to run, and
-/// `main` maps it to a status of its own.
-pub fn run(config: Config) -> Result<u8, Error> {
-    match config {
-        Config::Solve(solve) => {
-            cmd::solve::run(&solve, files::create(&solve.output)?)?;
-            Ok(0)
-        }
-        Config::Validate(validate) => cmd::validate::run(
-            &validate,
-            files::create(&OutputTarget::Stdout)?,
-            std::io::stderr(),
-        ),
-        Config::Check(check) => cmd::check::run(
-            &check,
-            files::create(&OutputTarget::Stdout)?,
-            std::io::stderr(),
-        ),
-        Config::Gen(generator) => {
-            cmd::generator::run(&generator, files::create(&OutputTarget::Stdout)?)
-        }
-        Config::Test(test) => cmd::test::run(&test, files::create(&OutputTarget::Stdout)?),
-        Config::Stress(stress) => cmd::stress::run(&stress, files::create(&OutputTarget::Stdout)?),
-        Config::Convert(convert) => {
-            cmd::convert::run(&convert, files::create(&convert.output)?)?;
-            Ok(0)
-        }
-        Config::Trace(trace) => {
-            let colour = cmd::trace::stdout_wants_colour();
-            cmd::trace::run(&trace, files::create(&OutputTarget::Stdout)?, colour)?;
-            Ok(0)
-        }
-        Config::Completions(completions) => {
-            cmd::completions::run(&completions, files::create(&OutputTarget::Stdout)?)?;
-            Ok(0)
-        }
-    }
-}

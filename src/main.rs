@@ -16,8 +16,11 @@ const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let config = cli::plain_solve(&args).unwrap_or_else(|| Cli::parse().into_config());
-    match tictactoe::run(config) {
+    let run = match cli::plain_solve(&args) {
+        Some(config) => cli::run(config),
+        None => Cli::parse().into_config().and_then(cli::run),
+    };
+    match run {
         Ok(status) => ExitCode::from(status),
         // A reader that stopped listening (`| head`) is not a failure.
         Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

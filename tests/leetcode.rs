@@ -6,10 +6,10 @@ mod common;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
-use tictactoe::cmd::solve::run_stream_as;
-use tictactoe::config::InputFormat;
 use tictactoe::error::InputName;
+use tictactoe::format::InputFormat;
 use tictactoe::game::{AfterWin, EngineKind, Rules};
+use tictactoe::pipeline::run_stream_as;
 
 const EXAMPLE: &str = "fixtures/leetcode/example.in";
 

@@ -4,12 +4,12 @@
 use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
-use tictactoe::cmd::solve::run_stream;
 use tictactoe::error::{Error, InputName};
 use tictactoe::format::coding_ninjas::read::Reader;
 use tictactoe::format::write::ResultWriter;
 use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::pipeline::parallel::{self, Split};
+use tictactoe::pipeline::run_stream;
 
 const POLICIES: [AfterWin; 3] = [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode];
 

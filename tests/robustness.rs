@@ -5,12 +5,12 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use std::time::Duration;
-use tictactoe::cmd::solve::run_stream;
 use tictactoe::error::{Error, InputName};
 use tictactoe::game::Rules;
 use tictactoe::judging::generate::{self, Spec};
 use tictactoe::judging::validate::{Limits, validate, validate_split};
 use tictactoe::pipeline::parallel::Split;
+use tictactoe::pipeline::run_stream;
 
 fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictactoe::cmd::solve::run_stream;
+use tictactoe::pipeline::run_stream;
 use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::error::{Error, InputName};
 

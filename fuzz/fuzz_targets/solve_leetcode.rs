@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictactoe::cmd::solve::run_stream_as;
-use tictactoe::config::InputFormat;
+use tictactoe::pipeline::run_stream_as;
+use tictactoe::format::InputFormat;
 use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::error::{Error, InputName};
 use tictactoe::judging::validate::Limits;

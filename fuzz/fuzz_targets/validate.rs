@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tictactoe::cmd::solve::run_stream;
+use tictactoe::pipeline::run_stream;
 use tictactoe::game::Rules;
 use tictactoe::error::InputName;
 use tictactoe::judging::validate::{Limits, validate};

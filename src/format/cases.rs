@@ -4,9 +4,10 @@
 //! `convert` read through [`Cases`]. [`detect`] picks the format of an input
 //! from its first non-whitespace byte without losing any bytes.
 
-use crate::config::{InputFormat, InputSource};
 use crate::error::{Error, InputName};
 use crate::files;
+use crate::files::InputSource;
+use crate::format::InputFormat;
 use crate::format::bytes::{is_space, read_some};
 use crate::format::coding_ninjas::read as coding_ninjas;
 use crate::format::leetcode::read as leetcode;

@@ -2,3 +2,88 @@
 
 pub mod parallel;
 pub mod pipe;
+
+use crate::error::{Error, InputName};
+use crate::format::InputFormat;
+use crate::format::cases::{self, Detected};
+use crate::format::leetcode::read as leetcode;
+use crate::game::{BoardSize, Rules, TicTacToe};
+use parallel::Split;
+use std::io::{BufWriter, Read, Write};
+
+/// Solves one Coding Ninjas input stream, for callers that hold the bytes themselves.
+pub fn run_stream(
+    input: impl Read,
+    name: InputName,
+    rules: Rules,
+    output: impl Write,
+) -> Result<(), Error> {
+    run_stream_as(input, name, InputFormat::CodingNinjas, rules, output)
+}
+
+/// Solves one input stream in the given format (`Auto` detects it).
+pub fn run_stream_as(
+    input: impl Read,
+    name: InputName,
+    format: InputFormat,
+    rules: Rules,
+    mut output: impl Write,
+) -> Result<(), Error> {
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let split = Split::default();
+    let solved = solve_any(input, name, format, split, &mut game, &mut output);
+    let finished = output.flush().map_err(Error::Write);
+    solved.and(finished)
+}
+
+/// Solves one input in its format, writing every completed case.
+pub fn solve_any<W: Write>(
+    input: impl Read,
+    name: InputName,
+    format: InputFormat,
+    split: Split,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    match format {
+        // The hot path takes the input as it is, with nothing chained in front.
+        InputFormat::CodingNinjas => parallel::solve(input, name, game, output, split),
+        InputFormat::Leetcode => solve_leetcode(input, name, game, output),
+        InputFormat::Auto => match cases::resolve(input, &name, format)? {
+            (Detected::CodingNinjas, input) => parallel::solve(input, name, game, output, split),
+            (Detected::Leetcode, input) => solve_leetcode(input, name, game, output),
+        },
+    }
+}
+
+/// The LeetCode path: one `[null,0,...]` line per test case, each built
+/// whole before it is written, so an error leaves no partial line.
+fn solve_leetcode<W: Write>(
+    input: impl Read,
+    name: InputName,
+    game: &mut TicTacToe,
+    output: &mut W,
+) -> Result<(), Error> {
+    let mut reader = leetcode::Reader::new(input, name);
+    let mut out = BufWriter::new(output);
+    let mut line = Vec::new();
+    let solved = (|| {
+        while let Some(case) = reader.next_case()? {
+            game.reset(case.size);
+            line.clear();
+            // The constructor returns nothing.
+            line.extend_from_slice(b"[null");
+            for played in &case.moves {
+                let outcome = game
+                    .play(played.row, played.col, played.player)
+                    .map_err(|why| reader.reject(played, why))?;
+                line.extend_from_slice(&[b',', b'0' + outcome.number()]);
+            }
+            line.extend_from_slice(b"]\n");
+            out.write_all(&line).map_err(Error::Write)?;
+        }
+        Ok(())
+    })();
+    let finished = out.flush().map_err(Error::Write);
+    solved.and(finished)
+}

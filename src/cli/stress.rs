@@ -9,18 +9,76 @@
 //! input did (a solution may rightly rely on it), and must fail the same way
 //! (WA stays WA, RE stays RE, TLE stays TLE).
 
-use crate::cmd::solve::run_stream;
+use super::SpecArgs;
+use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
 use crate::compare::{Mismatch, compare};
-use crate::config::StressConfig;
 use crate::error::{Error, InputName};
 use crate::format::board::{self, View};
-use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe};
+use crate::game::{AfterWin, BoardSize, EngineKind, Outcome, Rules, TicTacToe};
 use crate::judging::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
 use crate::judging::process::{self, Verdict};
+use crate::pipeline::run_stream;
+use clap::Args;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+pub(super) const STRESS_HELP: &str = "\
+Generates inputs (the options of `gen`; iteration K uses ChaCha8 stream K of
+the seed), runs CMD and the reference on each, and stops at the first
+difference, crash or timeout. It then shrinks the input (fewest cases, then
+fewest moves, then smallest N), keeping every step an input the reference
+accepts, writes failing.in and failing.ans to --save-dir and prints a trace.
+
+Example:
+  tictactoe stress -c 'python3 sol.py' --after-win continue --play-past-win
+
+Exit status: 0 nothing found within the budget, 1 a failing input was found,
+2 usage error, 74 an I/O error.";
+
+#[derive(Debug, Args)]
+pub(super) struct StressArgs {
+    /// The solution's command line, split into words like a shell would.
+    #[arg(short = 'c', long = "command", value_name = "CMD", value_parser = parse_command_line)]
+    command: CommandLine,
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// The reference's policy for moves after a win.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+    /// The most inputs to try [default: 1000, or no bound when --time is given].
+    #[arg(long, value_name = "K")]
+    iterations: Option<u64>,
+    /// The most seconds to search.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time: Option<Duration>,
+    /// Seconds one run of the solution may take before it counts as a timeout.
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// Where failing.in and failing.ans are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    save_dir: PathBuf,
+}
+
+/// Settings for `stress`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StressConfig {
+    /// What the random inputs hold; iteration K uses ChaCha8 stream K of its seed.
+    pub spec: Spec,
+    /// The solution under test.
+    pub command: Vec<String>,
+    /// The reference's rules.
+    pub rules: Rules,
+    /// The most inputs to try; `u64::MAX` leaves the bound to `time`.
+    pub iterations: u64,
+    /// The most time to search, if bounded.
+    pub time: Option<Duration>,
+    /// How long one run of the solution may take.
+    pub time_limit: Duration,
+    /// Where `failing.in` and `failing.ans` go.
+    pub save_dir: PathBuf,
+}
 
 /// Searches, shrinks and reports. The status is 1 when a failing input was
 /// found, 0 when the budget ran out first.
@@ -542,5 +600,25 @@ mod tests {
         assert_eq!(first.seed, Some(spec.seed()));
         let later = grown(&spec, 1000);
         assert_eq!((later.cases, later.max_n), (10, 100));
+    }
+}
+
+impl StressArgs {
+    pub(super) fn into_config(self) -> StressConfig {
+        StressConfig {
+            spec: self.spec.into_spec(),
+            command: self.command.0,
+            rules: Rules {
+                after_win: self.after_win.into(),
+                engine: EngineKind::Counter,
+            },
+            iterations: self.iterations.unwrap_or(match self.time {
+                Some(_) => u64::MAX,
+                None => 1000,
+            }),
+            time: self.time,
+            time_limit: self.time_limit,
+            save_dir: self.save_dir,
+        }
     }
 }

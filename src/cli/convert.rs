@@ -14,11 +14,56 @@
 //! cell, a bad player) are carried over as they are, so a file meant to fail
 //! fails the same way in either format.
 
-use crate::config::{ConvertConfig, OutputFormat};
+use super::{FormatArg, ToArg};
 use crate::error::Error;
+use crate::files::{InputSource, OutputTarget};
 use crate::format::cases::{self, OpenCases};
 use crate::format::write::leetcode_transcript;
+use crate::format::{InputFormat, OutputFormat};
+use clap::Args;
 use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+pub(super) const CONVERT_HELP: &str = "\
+The input is read in the other format than --to; with --from, in the one
+named (`auto` detects it), so converting a file to its own format gives its
+canonical form. Only the format is checked: moves the solver would refuse
+are kept as they are.
+
+Examples:
+  tictactoe convert --to leetcode fixtures/solve/leetcode-example.in
+      prints [\"TicTacToe\",\"move\",...] and [[3],[0,0,1],...] on two lines
+  tictactoe convert --to coding-ninjas fixtures/leetcode/example.in -o example.in";
+
+#[derive(Debug, Args)]
+pub(super) struct ConvertArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    to: ToArg,
+    /// The input's format [default: the other one than --to]; `auto` picks
+    /// LeetCode when the first non-whitespace byte is `[`.
+    #[arg(long, value_enum)]
+    from: Option<FormatArg>,
+    /// The input; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Write the converted input to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Settings for `convert`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertConfig {
+    /// The input.
+    pub input: InputSource,
+    /// The input's format.
+    pub from: InputFormat,
+    /// Where the converted input goes.
+    pub output: OutputTarget,
+    /// The format to write.
+    pub to: OutputFormat,
+}
 
 /// Converts the input. Converting to LeetCode writes each completed test
 /// case as it goes; converting to Coding Ninjas holds the output in memory
@@ -68,4 +113,22 @@ fn to_coding_ninjas(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), E
     out.write_all(format!("{count}\n").as_bytes())
         .and_then(|()| out.write_all(&body))
         .map_err(Error::Write)
+}
+
+impl ConvertArgs {
+    pub(super) fn into_config(self) -> ConvertConfig {
+        ConvertConfig {
+            input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
+            output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
+            from: match (self.from, self.to) {
+                (Some(from), _) => from.into_format(),
+                (None, ToArg::Leetcode) => InputFormat::CodingNinjas,
+                (None, ToArg::CodingNinjas) => InputFormat::Leetcode,
+            },
+            to: match self.to {
+                ToArg::Leetcode => OutputFormat::Leetcode,
+                ToArg::CodingNinjas => OutputFormat::CodingNinjas,
+            },
+        }
+    }
 }

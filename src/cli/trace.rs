@@ -4,12 +4,68 @@
 //! error as from `solve`; only the chosen case is drawn. A move the engine
 //! refuses ends the trace there, after the boards that led up to it.
 
-use crate::config::{InputSource, TraceConfig};
+use super::{FormatArg, RulesArgs};
 use crate::error::{Error, InputName};
+use crate::files::InputSource;
+use crate::format::InputFormat;
 use crate::format::board::{View, draw};
 use crate::format::cases;
-use crate::game::{AfterWin, BoardSize, Line, Outcome, Player, TicTacToe};
+use crate::game::{AfterWin, BoardSize, Line, Outcome, Player, Rules, TicTacToe};
+use clap::Args;
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+pub(super) const TRACE_HELP: &str = "\
+Each move prints a line and the board after it:
+  move 7: player 1 (X) at (2, 1) -> 1, player 1 wins (row 2)
+  |X| |O|
+  |O|O| |
+  |X|X|X|
+On a terminal X and O are coloured and the winning line is highlighted;
+piped output, or NO_COLOR set, is plain. Boards wider than --window cells
+show a window around the move and say which rows and columns it holds.
+
+Examples:
+  tictactoe trace fixtures/solve/leetcode-example.in
+  tictactoe trace --case 2 --counters --after-win leetcode in.txt";
+
+#[derive(Debug, Args)]
+pub(super) struct TraceArgs {
+    /// The input; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// The case to replay, counting from 1.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    case: u64,
+    /// Also print the running row, column and diagonal sums after each move.
+    #[arg(long)]
+    counters: bool,
+    /// The widest board drawn whole, in cells; larger boards show a window this wide around the move.
+    #[arg(long, value_name = "CELLS", default_value_t = crate::format::board::MAX_SIDE, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    window: u32,
+    /// The input format; `auto` picks LeetCode when the first non-whitespace byte is `[`.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Settings for `trace`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceConfig {
+    /// The input.
+    pub input: InputSource,
+    /// The format of the input.
+    pub format: InputFormat,
+    /// The 1-based case to replay.
+    pub case: u64,
+    /// The engine and after-win policy.
+    pub rules: Rules,
+    /// Whether to print the running line sums after each move.
+    pub counters: bool,
+    /// The widest board drawn, in cells; larger boards show a window.
+    pub window: u32,
+}
 
 /// Whether standard output should get colour: only on a terminal, and not
 /// with `NO_COLOR` set (anstream's rules, which also honour `CLICOLOR` and
@@ -189,5 +245,18 @@ fn input_name(source: &InputSource) -> InputName {
     match source {
         InputSource::Stdin => InputName::Stdin,
         InputSource::Path(path) => InputName::Path(path.clone()),
+    }
+}
+
+impl TraceArgs {
+    pub(super) fn into_config(self) -> TraceConfig {
+        TraceConfig {
+            input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
+            format: self.format.into_format(),
+            case: self.case,
+            rules: self.rules.into_rules(),
+            counters: self.counters,
+            window: self.window,
+        }
     }
 }

@@ -1,23 +1,30 @@
-//! `check`: judge a solution's output against the expected answer, in a judge's own protocol.
-//!
-//! With the input at hand the expected answer is recomputed from it, so a
-//! wrong answer file is caught and reported as a judge failure rather than
-//! blamed on the solution, and a wrong result is explained with the move
-//! and a picture of the board around it.
+//! Judging one output: compared with the expected answer, or with the answer recomputed from the input, and explained move by move.
 
-use crate::cmd::solve::run_stream;
-use crate::config::{CheckConfig, CheckProtocol, InputSource};
 use crate::error::{Error, InputName};
-use crate::files;
+use crate::files::{self, InputSource};
 use crate::format::answers::{Comparison, Difference, Side, compare};
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::coding_ninjas::read::Reader;
 use crate::game::{BoardSize, Outcome, Rules, TicTacToe};
 use crate::pipeline::pipe::{PipeReader, pipe};
+use crate::pipeline::run_stream;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
+
+/// What a check compares: the output, with the expected answer, the input
+/// it answers, or both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckFiles {
+    /// The input: the expected answer is recomputed from it.
+    pub input: Option<PathBuf>,
+    /// The expected answer, when given.
+    pub expected: Option<PathBuf>,
+    /// The solution's output.
+    pub output: InputSource,
+    /// The rules the input is solved by.
+    pub rules: Rules,
+}
 
 /// How a judge classes an output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +51,8 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    fn new(kind: VerdictKind, message: impl Into<String>) -> Verdict {
+    /// A verdict with its one-line message and no details.
+    pub fn new(kind: VerdictKind, message: impl Into<String>) -> Verdict {
         Verdict {
             kind,
             message: message.into(),
@@ -53,42 +61,8 @@ impl Verdict {
     }
 }
 
-/// Checks the output and reports the verdict the protocol's way. Returns
-/// the protocol's exit status for it.
-pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Result<u8, Error> {
-    let verdict = match judge(config) {
-        Ok(verdict) => verdict,
-        // testlib has a status for a checker that cannot do its work.
-        Err(error) if config.protocol == CheckProtocol::Testlib => {
-            Verdict::new(VerdictKind::JudgeFailure, error.to_string())
-        }
-        Err(error) => return Err(error),
-    };
-    match deliver(config, &verdict, stdout, stderr) {
-        // A reader that stopped listening must not change the verdict's status.
-        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(error) => return Err(error),
-        Ok(()) => {}
-    }
-    Ok(status(config.protocol, verdict.kind))
-}
-
-/// The exit status each protocol gives a verdict.
-pub fn status(protocol: CheckProtocol, kind: VerdictKind) -> u8 {
-    use VerdictKind::*;
-    match (protocol, kind) {
-        (CheckProtocol::Kattis, Accepted) => 42,
-        (CheckProtocol::Kattis, WrongAnswer | PresentationError) => 43,
-        (_, Accepted) => 0,
-        (_, WrongAnswer) => 1,
-        (CheckProtocol::Testlib, PresentationError) => 2,
-        (_, PresentationError) => 1,
-        (_, JudgeFailure) => 3,
-    }
-}
-
 /// Reaches a verdict.
-pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
+pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
     std::thread::scope(|scope| {
         // With the input and the answer both given, the output is compared
         // with the answer on another thread while the answer is checked
@@ -161,7 +135,7 @@ pub fn judge(config: &CheckConfig) -> Result<Verdict, Error> {
 }
 
 /// The output compared with the expected answer.
-fn against_answer(config: &CheckConfig, expected: &Path) -> Result<Comparison, Error> {
+fn against_answer(config: &CheckFiles, expected: &Path) -> Result<Comparison, Error> {
     let (output, output_name) = files::open(&config.output)?;
     let expected_name = InputName::Path(expected.to_path_buf());
     let (answer, _) = files::open(&InputSource::Path(expected.to_path_buf()))?;
@@ -169,7 +143,7 @@ fn against_answer(config: &CheckConfig, expected: &Path) -> Result<Comparison, E
 }
 
 /// The verdict on a comparison, with the move explained when it is one.
-fn verdict_for(config: &CheckConfig, comparison: Comparison) -> Result<Verdict, Error> {
+fn verdict_for(config: &CheckFiles, comparison: Comparison) -> Result<Verdict, Error> {
     let difference = match comparison {
         Comparison::Same { cases, results } => {
             return Ok(Verdict::new(
@@ -308,57 +282,4 @@ fn explain_move(
         break;
     }
     Ok(String::new())
-}
-
-/// Writes the verdict where the protocol wants it.
-fn deliver(
-    config: &CheckConfig,
-    verdict: &Verdict,
-    stdout: impl Write,
-    stderr: impl Write,
-) -> Result<(), Error> {
-    let label = match verdict.kind {
-        VerdictKind::Accepted => "ok",
-        VerdictKind::WrongAnswer => "wrong answer",
-        VerdictKind::PresentationError => "wrong output format",
-        VerdictKind::JudgeFailure => "FAIL",
-    };
-    let with_colon = format!("{label}: {}\n{}", verdict.message, verdict.details);
-    match config.protocol {
-        CheckProtocol::Plain | CheckProtocol::Oj => write_all(stdout, &with_colon),
-        CheckProtocol::Testlib => {
-            // testlib's verdict line: the verdict word, a space, the message.
-            let line = format!("{label} {}\n{}", verdict.message, verdict.details);
-            match &config.report {
-                Some(path) => write_file(path, &line)?,
-                None => write_all(stderr, &line)?,
-            }
-            Ok(())
-        }
-        CheckProtocol::Kattis => {
-            let directory = config
-                .feedback_dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("."));
-            write_file(&directory.join("judgemessage.txt"), &with_colon)?;
-            if verdict.kind == VerdictKind::JudgeFailure {
-                write_all(stderr, &with_colon)?;
-            }
-            Ok(())
-        }
-    }
-}
-
-fn write_all(mut out: impl Write, text: &str) -> Result<(), Error> {
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(Error::Write)
-}
-
-fn write_file(path: &Path, text: &str) -> Result<(), Error> {
-    let file = File::create(path).map_err(|source| Error::CreateOutput {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    write_all(file, text)
 }

@@ -1,9 +1,12 @@
 //! `test`: runs a solution over a folder of tests and gives a verdict per test, like `oj test`.
 
-use crate::cmd::solve::run_stream_as;
-use crate::config::{InputFormat, TestConfig};
+use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
+use crate::format::InputFormat;
+use crate::game::{EngineKind, Rules};
 use crate::judging::process::{self, Verdict};
+use crate::pipeline::run_stream_as;
+use clap::Args;
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{BufReader, Write};
@@ -12,6 +15,52 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
+
+pub(super) const TEST_HELP: &str = "\
+NAME.in pairs with NAME.ans or NAME.out; a test with neither is judged against
+the built-in solver. Verdicts: AC, WA (case, move, expected, found), RE (exit
+status and the first lines of stderr), TLE (killed at the limit), FAIL (the
+test itself has no answer). The last line is `N passed, M failed`.
+
+Example:
+  tictactoe test tests/ -c 'python3 sol.py' --time-limit 1 --jobs 2
+
+Exit status: 0 all passed, 1 some failed, 2 usage error, 66 the folder cannot
+be read.";
+
+#[derive(Debug, Args)]
+pub(super) struct TestArgs {
+    /// The folder of tests: NAME.in with NAME.ans or NAME.out.
+    dir: PathBuf,
+    /// The solution's command line, split into words like a shell would
+    /// [default: the built-in solver].
+    #[arg(short = 'c', long = "command", value_name = "CMD", value_parser = parse_command_line)]
+    command: Option<CommandLine>,
+    /// Seconds a test may run before it is killed (TLE).
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// How many tests run at once; lines still come out in name order.
+    #[arg(short = 'j', long, value_name = "J", default_value_t = 1)]
+    jobs: usize,
+    /// The policy of the built-in solver, for tests without an answer file.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+}
+
+/// Settings for `test`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestConfig {
+    /// The folder of `NAME.in` files with `NAME.ans` or `NAME.out`.
+    pub dir: PathBuf,
+    /// The solution; `None` is the built-in solver.
+    pub command: Option<Vec<String>>,
+    /// How long a test may run.
+    pub time_limit: Duration,
+    /// How many tests run at once.
+    pub jobs: usize,
+    /// The rules for tests without an answer file (and for the built-in solver).
+    pub rules: Rules,
+}
 
 /// One test of the folder: `NAME.in` and its answer file, if it has one.
 #[derive(Debug)]
@@ -159,4 +208,19 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
     )
     .map_err(|e| format!("no answer file, and the built-in solver rejects the input: {e}"))?;
     Ok(answer)
+}
+
+impl TestArgs {
+    pub(super) fn into_config(self) -> TestConfig {
+        TestConfig {
+            dir: self.dir,
+            command: self.command.map(|line| line.0),
+            time_limit: self.time_limit,
+            jobs: self.jobs,
+            rules: Rules {
+                after_win: self.after_win.into(),
+                engine: EngineKind::Counter,
+            },
+        }
+    }
 }

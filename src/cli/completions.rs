@@ -1,0 +1,76 @@
+//! `completions`: print a shell's completion script for `tictactoe`, generated from the command line's own definition.
+
+use super::Cli;
+use crate::error::Error;
+use clap::{Args, CommandFactory, ValueEnum};
+use std::io::Write;
+
+pub(super) const COMPLETIONS_HELP: &str = "\
+Examples:
+  tictactoe completions bash > ~/.local/share/bash-completion/completions/tictactoe
+  tictactoe completions zsh > ~/.zfunc/_tictactoe
+  tictactoe completions fish > ~/.config/fish/completions/tictactoe.fish";
+
+#[derive(Debug, Args)]
+pub(super) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: ShellArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum ShellArg {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+}
+
+/// A shell to print completions for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+}
+
+/// Settings for `completions`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompletionsConfig {
+    /// The shell.
+    pub shell: Shell,
+}
+
+/// Writes the completion script for the shell.
+pub fn run(config: &CompletionsConfig, mut output: impl Write) -> Result<(), Error> {
+    let shell = match config.shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    // The generators panic on a failed write: give them memory, and do the
+    // real write here, where a failure is an error like any other.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "tictactoe", &mut script);
+    output
+        .write_all(&script)
+        .and_then(|()| output.flush())
+        .map_err(Error::Write)
+}
+
+impl CompletionsArgs {
+    pub(super) fn into_config(self) -> CompletionsConfig {
+        CompletionsConfig {
+            shell: match self.shell {
+                ShellArg::Bash => Shell::Bash,
+                ShellArg::Zsh => Shell::Zsh,
+                ShellArg::Fish => Shell::Fish,
+            },
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `gen`: reproducible test data, to standard output or as a folder of tests with answers.
+
+use super::{AfterWinArg, SpecArgs, ToArg};
+use crate::error::{Error, InputName};
+use crate::format::InputFormat;
+use crate::game::{AfterWin, EngineKind, Rules};
+use crate::judging::generate::{Layout, Spec, write_all_games, write_file_as};
+use crate::pipeline::run_stream_as;
+use clap::Args;
+use std::fs::{self, File};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+pub(super) const GEN_HELP: &str = "\
+The same arguments give the same bytes on every machine. Without --seed the
+seed is the 64-bit FNV-1a hash of the settings spelled canonically, for example
+`cases=10 n=3..=10 max-moves=auto outcome=mixed limits=statement past-win=no`,
+so a command line names its test. File K of a folder uses ChaCha8 stream K.
+
+Examples:
+  tictactoe gen --seed 1 --cases 3 --outcome win > win.in
+  tictactoe gen --count 20 --out-dir tests/        writes tests/01.in, 01.ans ...
+  tictactoe gen --all-games 3 | tictactoe > all.ans (255168 games)
+  tictactoe gen --limits relaxed --cases 500 --min-n 1000 --max-n 1000 > big.in
+
+Exit status: 0 success, 2 usage error (including settings that cannot make a
+file), 74 an I/O error.";
+
+#[derive(Debug, Args)]
+pub(super) struct GenArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// Write every legal game of an N x N board (N <= 3), player 1 first,
+    /// one case per game, each stopping at a win or a full board.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=3),
+        conflicts_with_all = ["seed", "outcome", "play_past_win", "count", "out_dir"],
+    )]
+    all_games: Option<u32>,
+    /// Write K tests to --out-dir instead of one file to standard output.
+    #[arg(long, value_name = "K", requires = "out_dir")]
+    count: Option<u64>,
+    /// Write DIR/01.in ... with matching .ans files computed by the solver.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// The after-win policy the .ans files are computed with.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+    /// The format to write the inputs in.
+    #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
+    format: ToArg,
+}
+
+impl GenArgs {
+    pub(super) fn into_config(self) -> GenConfig {
+        GenConfig {
+            spec: self.spec.into_spec(),
+            all_games: self.all_games,
+            out_dir: self.out_dir,
+            count: self.count.unwrap_or(1),
+            answer_rules: Rules {
+                after_win: self.after_win.into(),
+                engine: EngineKind::Counter,
+            },
+            layout: match self.format {
+                ToArg::CodingNinjas => Layout::CodingNinjas,
+                ToArg::Leetcode => Layout::Leetcode,
+            },
+        }
+    }
+}
+
+/// Settings for `gen`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// What the random files hold.
+    pub spec: Spec,
+    /// Write every game of this board size instead of random ones.
+    pub all_games: Option<u32>,
+    /// Write a folder of tests here instead of one file to the output.
+    pub out_dir: Option<PathBuf>,
+    /// How many tests the folder gets.
+    pub count: u64,
+    /// The rules the folder's `.ans` files are computed with.
+    pub answer_rules: Rules,
+    /// The format the inputs are written in.
+    pub layout: Layout,
+}
+
+/// Writes what the config asks for. A folder's tests are `01.in`, `02.in`
+/// ... (wider numbers past 99), each with the solver's `.ans`.
+pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
+    if let Some(n) = config.all_games {
+        write_all_games(n, config.layout, output).map_err(Error::Write)?;
+        return Ok(0);
+    }
+    config
+        .spec
+        .check()
+        .map_err(|bad| Error::Usage(bad.to_string()))?;
+    if config.out_dir.is_some()
+        && config.spec.play_past_win
+        && config.answer_rules.after_win == AfterWin::Error
+    {
+        return Err(Error::Usage(
+            "--play-past-win makes inputs the solver rejects under --after-win error; \
+             choose --after-win continue or leetcode for the .ans files"
+                .into(),
+        ));
+    }
+    match &config.out_dir {
+        None => write_file_as(&config.spec, 0, config.layout, output).map_err(Error::Write)?,
+        Some(dir) => write_folder(config, dir)?,
+    }
+    Ok(0)
+}
+
+fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
+    let cannot_create = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::CreateOutput { path, source }
+    };
+    fs::create_dir_all(dir).map_err(cannot_create(dir))?;
+    let width = config.count.to_string().len().max(2);
+    for number in 1..=config.count {
+        let name = format!("{number:0width$}");
+        let input = dir.join(format!("{name}.in"));
+        let answer = dir.join(format!("{name}.ans"));
+        write_test(config, number, &input)?;
+        let source = File::open(&input).map_err(|source| Error::Open {
+            path: input.clone(),
+            source,
+        })?;
+        let sink = File::create(&answer).map_err(cannot_create(&answer))?;
+        let format = match config.layout {
+            Layout::CodingNinjas => InputFormat::CodingNinjas,
+            Layout::Leetcode => InputFormat::Leetcode,
+        };
+        run_stream_as(
+            BufReader::new(source),
+            InputName::Path(input.clone()),
+            format,
+            config.answer_rules,
+            sink,
+        )?;
+    }
+    Ok(())
+}
+
+fn write_test(config: &GenConfig, number: u64, path: &Path) -> Result<(), Error> {
+    let file = File::create(path).map_err(|source| Error::CreateOutput {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    write_file_as(&config.spec, number, config.layout, file).map_err(Error::Write)
+}

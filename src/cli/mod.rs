@@ -1,0 +1,484 @@
+//! The command line: one file per subcommand, each with its arguments, help, settings and run.
+//!
+//! What the user typed becomes a [`Config`] once; nothing past this module sees clap.
+
+mod check;
+mod completions;
+mod convert;
+mod generate;
+mod solve;
+mod stress;
+mod test;
+mod trace;
+mod validate;
+
+use check::{CHECK_HELP, CheckArgs};
+pub use check::{CheckConfig, CheckProtocol};
+use completions::{COMPLETIONS_HELP, CompletionsArgs};
+pub use completions::{CompletionsConfig, Shell};
+pub use convert::ConvertConfig;
+use convert::{CONVERT_HELP, ConvertArgs};
+pub use generate::GenConfig;
+use generate::{GEN_HELP, GenArgs};
+pub use solve::SolveConfig;
+use solve::{SOLVE_HELP, SolveArgs};
+pub use stress::StressConfig;
+use stress::{STRESS_HELP, StressArgs};
+pub use test::TestConfig;
+use test::{TEST_HELP, TestArgs};
+pub use trace::TraceConfig;
+use trace::{TRACE_HELP, TraceArgs};
+use validate::{VALIDATE_HELP, ValidateArgs};
+pub use validate::{ValidateConfig, ValidateProtocol};
+
+use crate::error::Error;
+use crate::files::{self, InputSource, OutputTarget};
+use crate::format::InputFormat;
+use crate::game::{AfterWin, EngineKind, Rules};
+use crate::judging::generate::{Limits, OutcomeMix, Spec};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A reference solver for Design Tic-Tac-Toe (LeetCode 348).
+///
+/// Solving is the default command: `tictactoe FILE` is `tictactoe solve FILE`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tictactoe",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_long_help = SOLVE_HELP,
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play every case and print one line of results per case (the default).
+    #[command(after_long_help = SOLVE_HELP)]
+    Solve(SolveArgs),
+    /// Check that an input is exactly canonical and keeps every constraint and guarantee.
+    #[command(after_long_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
+    /// Compare a solution's output with the expected answer, in a judge's protocol.
+    #[command(after_long_help = CHECK_HELP)]
+    Check(CheckArgs),
+    /// Write a valid, reproducible input file to stdout, or a folder of tests.
+    #[command(after_long_help = GEN_HELP)]
+    Gen(GenArgs),
+    /// Run a solution over a folder of tests and give a verdict per test.
+    #[command(after_long_help = TEST_HELP)]
+    Test(TestArgs),
+    /// Hunt for an input where a solution and the reference disagree, and shrink it.
+    #[command(after_long_help = STRESS_HELP)]
+    Stress(StressArgs),
+    /// Rewrite an input in the other format (Coding Ninjas <-> LeetCode), keeping its meaning.
+    #[command(after_long_help = CONVERT_HELP)]
+    Convert(ConvertArgs),
+    /// Replay one case and draw the board after every move.
+    #[command(after_long_help = TRACE_HELP)]
+    Trace(TraceArgs),
+    /// Print shell completions for bash, zsh or fish.
+    #[command(after_long_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+}
+
+/// A command with its settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Config {
+    /// Solve inputs.
+    Solve(SolveConfig),
+    /// Convert an input to the other format.
+    Convert(ConvertConfig),
+    /// Replay a case and draw the board after every move.
+    Trace(TraceConfig),
+    /// Print shell completions.
+    Completions(CompletionsConfig),
+    /// Validate an input.
+    Validate(ValidateConfig),
+    /// Check an output.
+    Check(CheckConfig),
+    /// Generate test data.
+    Gen(GenConfig),
+    /// Run a solution over a folder of tests.
+    Test(TestConfig),
+    /// Hunt for an input on which a solution and the reference disagree.
+    Stress(StressConfig),
+}
+
+impl Cli {
+    /// The settings the command line asks for, or why they cannot work together.
+    pub fn into_config(self) -> Result<Config, Error> {
+        Ok(match self.command {
+            None => Config::Solve(self.solve.into_config()),
+            Some(Command::Solve(args)) => Config::Solve(args.into_config()),
+            Some(Command::Convert(args)) => Config::Convert(args.into_config()),
+            Some(Command::Trace(args)) => Config::Trace(args.into_config()),
+            Some(Command::Completions(args)) => Config::Completions(args.into_config()),
+            Some(Command::Validate(args)) => Config::Validate(args.into_config()),
+            Some(Command::Check(args)) => Config::Check(args.into_config()?),
+            Some(Command::Gen(args)) => Config::Gen(args.into_config()),
+            Some(Command::Test(args)) => Config::Test(args.into_config()),
+            Some(Command::Stress(args)) => Config::Stress(args.into_config()),
+        })
+    }
+}
+
+/// Runs a command to completion.
+///
+/// `Ok` carries the exit status of a command that ran: 0 for `solve`, and a
+/// verdict for judge tools, whose protocols give statuses meanings (Kattis
+/// validators exit 42 for a valid file, say). `Err` is a failure to run, and
+/// `main` maps it to a status of its own.
+pub fn run(config: Config) -> Result<u8, Error> {
+    let stdout = || files::create(&OutputTarget::Stdout);
+    match config {
+        Config::Solve(config) => solve::run(&config, files::create(&config.output)?).map(|()| 0),
+        Config::Validate(config) => validate::run(&config, stdout()?, std::io::stderr()),
+        Config::Check(config) => check::run(&config, stdout()?, std::io::stderr()),
+        Config::Gen(config) => generate::run(&config, stdout()?),
+        Config::Test(config) => test::run(&config, stdout()?),
+        Config::Stress(config) => stress::run(&config, stdout()?),
+        Config::Convert(config) => {
+            convert::run(&config, files::create(&config.output)?).map(|()| 0)
+        }
+        Config::Trace(config) => {
+            let colour = trace::stdout_wants_colour();
+            trace::run(&config, stdout()?, colour).map(|()| 0)
+        }
+        Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
+    }
+}
+
+/// A usage error for a rule clap cannot express: `main` gives it clap's status.
+fn usage_error(message: &str) -> Error {
+    Error::Usage(message.to_owned())
+}
+
+/// Splits a command line into words the way a POSIX shell would.
+fn parse_command_line(line: &str) -> Result<CommandLine, String> {
+    let words = shell_words::split(line).map_err(|e| e.to_string())?;
+    if words.is_empty() {
+        return Err("the command is empty".into());
+    }
+    Ok(CommandLine(words))
+}
+
+/// Seconds, possibly fractional, as a duration.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+/// A solution's command line, already split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLine(pub Vec<String>);
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ToArg {
+    /// LeetCode's two-array transcripts.
+    Leetcode,
+    /// The Coding Ninjas batch format.
+    CodingNinjas,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    /// LeetCode when the first non-whitespace byte is `[`, else Coding Ninjas.
+    Auto,
+    /// T, then per case N, Q and Q moves `ROW COL PLAYER`.
+    CodingNinjas,
+    /// Per test case two JSON arrays: method names and their arguments.
+    Leetcode,
+}
+
+impl FormatArg {
+    fn into_format(self) -> InputFormat {
+        match self {
+            FormatArg::Auto => InputFormat::Auto,
+            FormatArg::CodingNinjas => InputFormat::CodingNinjas,
+            FormatArg::Leetcode => InputFormat::Leetcode,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct RulesArgs {
+    /// What to do with moves after a game has been won.
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+    /// How wins are detected.
+    #[arg(long, value_enum, default_value_t = EngineArg::Counter)]
+    engine: EngineArg,
+}
+
+impl RulesArgs {
+    fn into_rules(self) -> Rules {
+        Rules {
+            after_win: match self.after_win {
+                AfterWinArg::Error => AfterWin::Error,
+                AfterWinArg::Continue => AfterWin::Continue,
+                AfterWinArg::Leetcode => AfterWin::Leetcode,
+            },
+            engine: match self.engine {
+                EngineArg::Counter => EngineKind::Counter,
+                EngineArg::Scan => EngineKind::Scan,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum AfterWinArg {
+    /// A move after the win is a data error.
+    Error,
+    /// Keep playing: a move returns its player when a line through it is all theirs.
+    Continue,
+    /// Reproduce LeetCode's grader: its row, column or either diagonal full of one player.
+    Leetcode,
+}
+
+impl From<AfterWinArg> for AfterWin {
+    fn from(arg: AfterWinArg) -> AfterWin {
+        match arg {
+            AfterWinArg::Error => AfterWin::Error,
+            AfterWinArg::Continue => AfterWin::Continue,
+            AfterWinArg::Leetcode => AfterWin::Leetcode,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    /// Running signed sums per line: O(1) per move.
+    Counter,
+    /// Looks at every cell of the lines through the move: for cross-checking.
+    Scan,
+}
+
+/// The settings that decide a generated file's bytes.
+#[derive(Debug, Args)]
+pub(crate) struct SpecArgs {
+    /// The seed [default: derived from the other settings].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// T, the number of cases in a file.
+    #[arg(short = 't', long, default_value_t = 10)]
+    cases: u64,
+    /// The smallest board size N.
+    #[arg(long, default_value_t = 3)]
+    min_n: u32,
+    /// The largest board size N.
+    #[arg(long, default_value_t = 10)]
+    max_n: u32,
+    /// The most moves in a case [default: N x N; 100000 with --limits relaxed].
+    #[arg(long)]
+    max_moves: Option<u64>,
+    /// How each case ends.
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Mixed)]
+    outcome: OutcomeArg,
+    /// Which bounds the file keeps.
+    #[arg(long, value_enum, default_value_t = LimitsArg::Statement)]
+    limits: LimitsArg,
+    /// Let won games go on after the win: the file breaks the statement on
+    /// purpose, for testing the --after-win policies.
+    #[arg(long)]
+    play_past_win: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum OutcomeArg {
+    /// The last move of each case wins (rows, columns, both diagonals, both players).
+    Win,
+    /// Each case fills the board and nobody wins.
+    Draw,
+    /// Each case stops before the board is full and nobody wins.
+    Open,
+    /// Each case picks one of the above.
+    Mixed,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum LimitsArg {
+    /// 1 <= T <= 100, 3 <= N <= 100, 5 <= Q <= N x N, no move after a win.
+    Statement,
+    /// Anything the solver accepts: big T, N up to 10^9, long games.
+    Relaxed,
+}
+
+impl SpecArgs {
+    pub(super) fn into_spec(self) -> Spec {
+        Spec {
+            seed: self.seed,
+            cases: self.cases,
+            min_n: self.min_n,
+            max_n: self.max_n,
+            max_moves: self.max_moves,
+            outcome: match self.outcome {
+                OutcomeArg::Win => OutcomeMix::Win,
+                OutcomeArg::Draw => OutcomeMix::Draw,
+                OutcomeArg::Open => OutcomeMix::Open,
+                OutcomeArg::Mixed => OutcomeMix::Mixed,
+            },
+            limits: match self.limits {
+                LimitsArg::Statement => Limits::Statement,
+                LimitsArg::Relaxed => Limits::Relaxed,
+            },
+            play_past_win: self.play_past_win,
+        }
+    }
+}
+
+/// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
+/// to clap. A test holds the list to clap's own.
+const COMMAND_NAMES: [&str; 10] = [
+    "solve",
+    "validate",
+    "check",
+    "gen",
+    "test",
+    "stress",
+    "convert",
+    "trace",
+    "completions",
+    "help",
+];
+
+/// The settings for a command line of input files only, or none (`args`
+/// without the program's name): `solve` with every default, found without
+/// building clap's parser. Judges start the solver like this once per test
+/// file, and building the parser is most of the start-up time. Anything
+/// else (an option, `-`, a subcommand's name) is clap's: `None`.
+pub fn plain_solve(args: &[OsString]) -> Option<Config> {
+    let plain = |arg: &OsString| !arg.as_encoded_bytes().starts_with(b"-");
+    let names_command = args
+        .first()
+        .is_some_and(|first| COMMAND_NAMES.iter().any(|name| first == name));
+    if names_command || !args.iter().all(plain) {
+        return None;
+    }
+    let inputs = if args.is_empty() {
+        vec![InputSource::Stdin]
+    } else {
+        args.iter()
+            .map(|arg| InputSource::from_arg(PathBuf::from(arg)))
+            .collect()
+    };
+    Some(Config::Solve(SolveConfig {
+        inputs,
+        output: OutputTarget::Stdout,
+        rules: Rules::default(),
+        format: InputFormat::Auto,
+        threads: 0,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_arguments_follow_each_protocols_order() {
+        let check = |args: &[&str]| match Cli::parse_from(args).into_config().expect("valid") {
+            Config::Check(config) => config,
+            other => panic!("not a check: {other:?}"),
+        };
+        let path = |name: &str| Some(PathBuf::from(name));
+        let testlib = check(&["tictactoe", "check", "--protocol", "testlib", "i", "o", "a"]);
+        assert_eq!(
+            (
+                testlib.files.input,
+                testlib.files.output,
+                testlib.files.expected
+            ),
+            (path("i"), InputSource::Path("o".into()), path("a"))
+        );
+        let kattis = check(&[
+            "tictactoe",
+            "check",
+            "--protocol",
+            "kattis",
+            "i",
+            "a",
+            "f",
+            "x",
+        ]);
+        assert_eq!(
+            (
+                kattis.files.input,
+                kattis.files.expected,
+                kattis.feedback_dir,
+                kattis.files.output
+            ),
+            (path("i"), path("a"), path("f"), InputSource::Stdin)
+        );
+        let oj = check(&["tictactoe", "check", "--protocol", "oj", "i", "o"]);
+        assert_eq!(
+            (oj.files.input, oj.files.output, oj.files.expected),
+            (path("i"), InputSource::Path("o".into()), None)
+        );
+        let plain = check(&["tictactoe", "check", "--input", "i", "a"]);
+        assert_eq!(
+            (plain.files.input, plain.files.expected, plain.files.output),
+            (path("i"), path("a"), InputSource::Stdin)
+        );
+    }
+
+    #[test]
+    fn plain_command_lines_skip_clap_and_mean_what_clap_reads() {
+        for args in [&[][..], &["a.in"], &["a.in", "dir/b c.in"], &["validatex"]] {
+            let os: Vec<OsString> = args.iter().map(OsString::from).collect();
+            let clap = Cli::parse_from(std::iter::once("tictactoe").chain(args.iter().copied()));
+            assert_eq!(plain_solve(&os), clap.into_config().ok(), "{args:?}");
+        }
+        for args in [
+            &["-"][..],
+            &["a.in", "--engine", "scan"],
+            &["check", "a"],
+            &["-o", "x"],
+        ] {
+            let os: Vec<OsString> = args.iter().map(OsString::from).collect();
+            assert_eq!(plain_solve(&os), None, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn the_names_left_to_clap_are_its_subcommands() {
+        use clap::CommandFactory;
+        let mut names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .flat_map(|command| {
+                std::iter::once(command.get_name().to_string())
+                    .chain(command.get_all_aliases().map(str::to_string))
+            })
+            .collect();
+        names.push("help".to_string());
+        names.sort();
+        let mut listed: Vec<String> = COMMAND_NAMES.iter().map(|name| name.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, names);
+    }
+
+    #[test]
+    fn solve_is_the_default_command() {
+        let implicit = Cli::parse_from(["tictactoe", "a.in", "--engine", "scan"])
+            .into_config()
+            .ok();
+        let explicit = Cli::parse_from(["tictactoe", "solve", "a.in", "--engine", "scan"])
+            .into_config()
+            .ok();
+        assert_eq!(implicit, explicit);
+    }
+}

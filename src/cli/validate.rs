@@ -1,0 +1,217 @@
+//! `validate`: check an input file against the statement and answer in a judge's convention.
+//!
+//! The format is detected as `solve --format auto` does: a file whose first
+//! non-whitespace byte is `[` is a LeetCode transcript.
+
+use crate::error::{Error, InputName};
+use crate::files::{self, InputSource};
+use crate::format::InputFormat;
+use crate::format::cases::{self, Detected};
+use crate::judging::validate::leetcode::validate_leetcode;
+use crate::judging::validate::{Limits, Report, validate_split};
+use crate::pipeline::parallel::Split;
+use clap::{Args, ValueEnum};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+pub(super) const VALIDATE_HELP: &str = "\
+Layout: T alone on line 1; per case N and Q each alone on a line, then Q lines
+`ROW COL PLAYER` separated by single spaces; LF line endings and a final LF;
+no blank lines, trailing spaces, tabs or CR; integers without sign or leading
+zeros. Constraints (the statement's by default): 1 <= T <= 100, 1 <= N <= 100,
+5 <= Q <= N x N, 0 <= ROW, COL < N, PLAYER 1 or 2. Guarantees: every move goes
+to an empty cell, players alternate, no move follows a win.
+
+Example:
+  tictactoe validate fixtures/validate/valid.in
+    prints: valid: 2 cases, N 3..4, 12 moves; 1 won by 1, 0 by 2, 0 drawn, 1 unfinished
+
+Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
+FAIL line on standard error); kattis 42 valid, 43 invalid. 66 the file cannot
+be opened, 74 an I/O error.";
+
+#[derive(Debug, Args)]
+pub(super) struct ValidateArgs {
+    /// The input to validate; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Whose exit statuses to use.
+    #[arg(long, value_enum, default_value_t = ValidateProtocolArg::Plain)]
+    protocol: ValidateProtocolArg,
+    /// Report at most this many violations, then stop.
+    #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    max_errors: u64,
+    /// Threads for a long input: 1 reads it as one stream; 0 means twice the cores, at most 8.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Fewest test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().min_t)]
+    min_t: u64,
+    /// Most test cases T.
+    #[arg(long, value_name = "T", default_value_t = Limits::default().max_t)]
+    max_t: u64,
+    /// Smallest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().min_n)]
+    min_n: u64,
+    /// Largest board size N.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_n)]
+    max_n: u64,
+    /// Fewest moves Q in a case.
+    #[arg(long, value_name = "Q", default_value_t = Limits::default().min_q)]
+    min_q: u64,
+    /// Most moves Q in a case (Q <= N x N always holds).
+    #[arg(long, value_name = "Q")]
+    max_q: Option<u64>,
+    /// Accepted and ignored: testlib validators are passed the test set.
+    #[arg(long, hide = true)]
+    testset: Option<String>,
+    /// Accepted and ignored: testlib validators are passed the test group.
+    #[arg(long, hide = true)]
+    group: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum ValidateProtocolArg {
+    /// Exit 0 valid, 1 invalid.
+    Plain,
+    /// testlib: exit 0 valid, 3 invalid, with a `FAIL ...` line on standard error.
+    Testlib,
+    /// Kattis / ICPC problem packages / DOMjudge: exit 42 valid, 43 invalid.
+    Kattis,
+}
+
+impl ValidateArgs {
+    pub(super) fn into_config(self) -> ValidateConfig {
+        ValidateConfig {
+            input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
+            protocol: match self.protocol {
+                ValidateProtocolArg::Plain => ValidateProtocol::Plain,
+                ValidateProtocolArg::Testlib => ValidateProtocol::Testlib,
+                ValidateProtocolArg::Kattis => ValidateProtocol::Kattis,
+            },
+            limits: Limits {
+                min_t: self.min_t,
+                max_t: self.max_t,
+                min_n: self.min_n,
+                max_n: self.max_n,
+                min_q: self.min_q,
+                max_q: self.max_q,
+            },
+            max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
+            threads: self.threads,
+        }
+    }
+}
+
+/// The exit-status convention a validator follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValidateProtocol {
+    /// 0 valid, 1 invalid.
+    #[default]
+    Plain,
+    /// testlib: 0 valid, 3 invalid with a `FAIL` line on standard error.
+    Testlib,
+    /// Kattis, ICPC problem packages, DOMjudge: 42 valid, 43 invalid.
+    Kattis,
+}
+
+/// Settings for `validate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidateConfig {
+    /// The file to validate.
+    pub input: InputSource,
+    /// Exit statuses and messages.
+    pub protocol: ValidateProtocol,
+    /// The bounds the file must keep.
+    pub limits: Limits,
+    /// Violations reported before giving up.
+    pub max_errors: usize,
+    /// Threads to validate a long input on: 1 reads it as one stream, 0
+    /// lets the validator choose.
+    pub threads: usize,
+}
+
+/// Validates the input and writes the report: each violation on its own
+/// line, then a verdict line. Returns the protocol's status for the verdict.
+pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
+    let (reader, name) = files::open(&config.input)?;
+    let (format, reader) = cases::resolve(reader, &name, InputFormat::Auto)?;
+    let report = match format {
+        Detected::CodingNinjas => {
+            let split = Split {
+                workers: config.threads,
+                ..Split::default()
+            };
+            validate_split(reader, &config.limits, config.max_errors, split)
+        }
+        Detected::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
+    }
+    .map_err(|source| Error::Read {
+        input: name.clone(),
+        source,
+    })?;
+    match write_report(&report, &name, config, output, errors) {
+        // A reader that stopped listening (`| head`) must not turn an
+        // invalid file's status into success.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(Error::Write(error)),
+        Ok(()) => {}
+    }
+    Ok(status(config.protocol, report.is_valid()))
+}
+
+/// The exit status each protocol gives a verdict.
+pub fn status(protocol: ValidateProtocol, valid: bool) -> u8 {
+    match (protocol, valid) {
+        (ValidateProtocol::Plain | ValidateProtocol::Testlib, true) => 0,
+        (ValidateProtocol::Plain, false) => 1,
+        (ValidateProtocol::Testlib, false) => 3,
+        (ValidateProtocol::Kattis, true) => 42,
+        (ValidateProtocol::Kattis, false) => 43,
+    }
+}
+
+fn write_report(
+    report: &Report,
+    name: &InputName,
+    config: &ValidateConfig,
+    output: impl Write,
+    mut errors: impl Write,
+) -> std::io::Result<()> {
+    let prefix = match name {
+        InputName::Stdin => String::new(),
+        InputName::Path(path) => format!("{}: ", path.display()),
+    };
+    let mut out = BufWriter::new(output);
+    for violation in &report.violations {
+        writeln!(out, "{prefix}{violation}")?;
+    }
+    let count = report.violations.len();
+    let violations = if count == 1 {
+        "violation"
+    } else {
+        "violations"
+    };
+    if report.is_valid() {
+        writeln!(out, "valid: {}", report.summary)?;
+    } else if report.capped {
+        writeln!(
+            out,
+            "invalid: stopped after {count} {violations} (--max-errors {})",
+            config.max_errors
+        )?;
+    } else {
+        writeln!(out, "invalid: {count} {violations}")?;
+    }
+    out.flush()?;
+    if let (ValidateProtocol::Testlib, Some(first)) = (config.protocol, report.violations.first()) {
+        // testlib's validators end with one `FAIL` line on standard error.
+        let more = match count {
+            1 => String::new(),
+            _ if report.capped => format!(" (and more: {count} shown on standard output)"),
+            _ => format!(" (and {} more on standard output)", count - 1),
+        };
+        writeln!(errors, "FAIL {prefix}{first}{more}")?;
+    }
+    Ok(())
+}
