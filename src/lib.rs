@@ -55,7 +55,6 @@
 #![deny(missing_docs)]
 
 pub mod cli;
-pub mod compare;
 pub mod error;
 pub mod files;
 pub mod format;

@@ -139,7 +139,8 @@ fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() 
         .assert()
         .code(1)
         .stdout(predicate::str::contains("01 AC"))
-        .stdout(predicate::str::contains("02 WA"))
+        // Judged as `check` judges it: one result expected, seventeen found.
+        .stdout(predicate::str::contains("02 PE"))
         .stdout(predicate::str::ends_with("3 passed, 1 failed\n"));
 }
 

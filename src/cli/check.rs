@@ -8,7 +8,8 @@
 use super::{RulesArgs, usage_error};
 use crate::error::Error;
 use crate::files::InputSource;
-use crate::judging::check::{CheckFiles, Verdict, VerdictKind, judge};
+use crate::judging::check::{CheckFiles, judge};
+use crate::judging::{Protocol, Verdict, VerdictKind};
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::{self, Write};
@@ -45,8 +46,8 @@ pub(super) struct CheckArgs {
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
     /// Whose calling convention to follow.
-    #[arg(long, value_enum, default_value_t = CheckProtocolArg::Plain)]
-    protocol: CheckProtocolArg,
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Plain)]
+    protocol: ProtocolArg,
     /// The input the answers are for (plain protocol; the others name it themselves).
     #[arg(long, value_name = "IN")]
     input: Option<PathBuf>,
@@ -55,7 +56,7 @@ pub(super) struct CheckArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(super) enum CheckProtocolArg {
+pub(super) enum ProtocolArg {
     /// EXPECTED [OUTPUT]: exit 0 same, 1 different.
     Plain,
     /// testlib checkers: IN OUT ANS; exit 0 ok, 1 wrong answer, 2 presentation error, 3 fail.
@@ -70,17 +71,17 @@ impl CheckArgs {
     pub(super) fn into_config(self) -> Result<CheckConfig, Error> {
         let count = self.files.len();
         let (low, high, order) = match self.protocol {
-            CheckProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
-            CheckProtocolArg::Testlib => (3, 4, "IN OUT ANS [REPORT]"),
-            CheckProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
-            CheckProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
+            ProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
+            ProtocolArg::Testlib => (3, 4, "IN OUT ANS [REPORT]"),
+            ProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
+            ProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
         };
         if !(low..=high).contains(&count) {
             return Err(usage_error(&format!(
                 "this protocol takes the arguments {order}, but {count} were given"
             )));
         }
-        if self.input.is_some() && self.protocol != CheckProtocolArg::Plain {
+        if self.input.is_some() && self.protocol != ProtocolArg::Plain {
             return Err(usage_error(
                 "--input is for the plain protocol; the others name the input themselves",
             ));
@@ -88,7 +89,7 @@ impl CheckArgs {
         let mut files = self.files.into_iter();
         let mut next = || files.next();
         let mut config = CheckConfig {
-            protocol: CheckProtocol::Plain,
+            protocol: Protocol::Plain,
             files: CheckFiles {
                 input: None,
                 expected: None,
@@ -99,26 +100,26 @@ impl CheckArgs {
             report: None,
         };
         match self.protocol {
-            CheckProtocolArg::Plain => {
+            ProtocolArg::Plain => {
                 config.files.input = self.input;
                 config.files.expected = next();
                 config.files.output = next().map_or(InputSource::Stdin, InputSource::from_arg);
             }
-            CheckProtocolArg::Testlib => {
-                config.protocol = CheckProtocol::Testlib;
+            ProtocolArg::Testlib => {
+                config.protocol = Protocol::Testlib;
                 config.files.input = next();
                 config.files.output = next().map_or(InputSource::Stdin, InputSource::Path);
                 config.files.expected = next();
                 config.report = next();
             }
-            CheckProtocolArg::Kattis => {
-                config.protocol = CheckProtocol::Kattis;
+            ProtocolArg::Kattis => {
+                config.protocol = Protocol::Kattis;
                 config.files.input = next();
                 config.files.expected = next();
                 config.feedback_dir = next();
             }
-            CheckProtocolArg::Oj => {
-                config.protocol = CheckProtocol::Oj;
+            ProtocolArg::Oj => {
+                config.protocol = Protocol::Oj;
                 config.files.input = next();
                 config.files.output = next().map_or(InputSource::Stdin, InputSource::Path);
                 config.files.expected = next();
@@ -128,29 +129,11 @@ impl CheckArgs {
     }
 }
 
-/// The calling convention a checker follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CheckProtocol {
-    /// `EXPECTED [OUTPUT]`: 0 same, 1 different, 3 judge failure.
-    #[default]
-    Plain,
-    /// testlib: `IN OUT ANS [REPORT]`: 0 ok, 1 wrong answer, 2 presentation
-    /// error, 3 judge failure, with a verdict line on standard error.
-    Testlib,
-    /// Kattis and DOMjudge: `IN ANS FEEDBACK_DIR` with the output on standard
-    /// input: 42 accepted, 43 wrong answer, the explanation in
-    /// `FEEDBACK_DIR/judgemessage.txt`.
-    Kattis,
-    /// online-judge-tools' `--judge-command`: `IN OUTPUT [EXPECTED]`: 0
-    /// accepted, 1 not, 3 judge failure, the explanation on standard output.
-    Oj,
-}
-
 /// Settings for `check`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckConfig {
     /// The convention for arguments, statuses and messages.
-    pub protocol: CheckProtocol,
+    pub protocol: Protocol,
     /// The input, the expected answer and the output, and the rules.
     pub files: CheckFiles,
     /// Kattis's feedback directory.
@@ -166,7 +149,7 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
     let verdict = match judge(&config.files) {
         Ok(verdict) => verdict,
         // testlib has a status for a checker that cannot do its work.
-        Err(error) if config.protocol == CheckProtocol::Testlib => {
+        Err(error) if config.protocol == Protocol::Testlib => {
             Verdict::new(VerdictKind::JudgeFailure, error.to_string())
         }
         Err(error) => return Err(error),
@@ -177,21 +160,7 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
         Err(error) => return Err(error),
         Ok(()) => {}
     }
-    Ok(status(config.protocol, verdict.kind))
-}
-
-/// The exit status each protocol gives a verdict.
-pub fn status(protocol: CheckProtocol, kind: VerdictKind) -> u8 {
-    use VerdictKind::*;
-    match (protocol, kind) {
-        (CheckProtocol::Kattis, Accepted) => 42,
-        (CheckProtocol::Kattis, WrongAnswer | PresentationError) => 43,
-        (_, Accepted) => 0,
-        (_, WrongAnswer) => 1,
-        (CheckProtocol::Testlib, PresentationError) => 2,
-        (_, PresentationError) => 1,
-        (_, JudgeFailure) => 3,
-    }
+    Ok(config.protocol.check_status(verdict.kind))
 }
 
 /// Writes the verdict where the protocol wants it.
@@ -201,16 +170,11 @@ fn deliver(
     stdout: impl Write,
     stderr: impl Write,
 ) -> Result<(), Error> {
-    let label = match verdict.kind {
-        VerdictKind::Accepted => "ok",
-        VerdictKind::WrongAnswer => "wrong answer",
-        VerdictKind::PresentationError => "wrong output format",
-        VerdictKind::JudgeFailure => "FAIL",
-    };
+    let label = verdict.kind.label();
     let with_colon = format!("{label}: {}\n{}", verdict.message, verdict.details);
     match config.protocol {
-        CheckProtocol::Plain | CheckProtocol::Oj => write_all(stdout, &with_colon),
-        CheckProtocol::Testlib => {
+        Protocol::Plain | Protocol::Oj => write_all(stdout, &with_colon),
+        Protocol::Testlib => {
             // testlib's verdict line: the verdict word, a space, the message.
             let line = format!("{label} {}\n{}", verdict.message, verdict.details);
             match &config.report {
@@ -219,7 +183,7 @@ fn deliver(
             }
             Ok(())
         }
-        CheckProtocol::Kattis => {
+        Protocol::Kattis => {
             let directory = config
                 .feedback_dir
                 .clone()

@@ -12,8 +12,8 @@ mod test;
 mod trace;
 mod validate;
 
+pub use check::CheckConfig;
 use check::{CHECK_HELP, CheckArgs};
-pub use check::{CheckConfig, CheckProtocol};
 use completions::{COMPLETIONS_HELP, CompletionsArgs};
 pub use completions::{CompletionsConfig, Shell};
 pub use convert::ConvertConfig;
@@ -28,8 +28,8 @@ pub use test::TestConfig;
 use test::{TEST_HELP, TestArgs};
 pub use trace::TraceConfig;
 use trace::{TRACE_HELP, TraceArgs};
+pub use validate::ValidateConfig;
 use validate::{VALIDATE_HELP, ValidateArgs};
-pub use validate::{ValidateConfig, ValidateProtocol};
 
 use crate::error::Error;
 use crate::files::{self, InputSource, OutputTarget};

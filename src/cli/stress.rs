@@ -11,12 +11,13 @@
 
 use super::SpecArgs;
 use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
-use crate::compare::{Mismatch, compare};
 use crate::error::{Error, InputName};
+use crate::format::answers::{Comparison, Difference, compare};
 use crate::format::board::{self, View};
 use crate::game::{AfterWin, BoardSize, EngineKind, Outcome, Rules, TicTacToe};
 use crate::judging::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
-use crate::judging::process::{self, Verdict};
+use crate::judging::process;
+use crate::judging::{Verdict, VerdictKind};
 use crate::pipeline::run_stream;
 use clap::Args;
 use std::fs;
@@ -184,7 +185,7 @@ struct Failure {
     /// The solution's output.
     found: Vec<u8>,
     /// The first differing result, for a wrong answer.
-    mismatch: Option<Mismatch>,
+    difference: Option<Difference>,
 }
 
 /// Runs the solution on candidate inputs.
@@ -227,19 +228,21 @@ impl Trial<'_> {
                         "cannot run {}: {error}",
                         shell_words::join(&self.config.command)
                     );
-                    let stderr = String::new();
-                    (Verdict::RuntimeError { status, stderr }, Vec::new())
+                    (Verdict::new(VerdictKind::RuntimeError, status), Vec::new())
                 }
             };
-        if verdict == Verdict::Accepted {
+        if verdict.is_accepted() {
             return Ok(None);
         }
-        let mismatch = compare(&expected, &found).err();
+        let difference = match compare(&expected[..], &found[..]) {
+            Ok(Comparison::Differs(difference)) => Some(difference),
+            _ => None,
+        };
         Ok(Some(Failure {
             verdict,
             expected,
             found,
-            mismatch,
+            difference,
         }))
     }
 
@@ -266,7 +269,7 @@ impl Trial<'_> {
         }
         Ok(self
             .fails(cases)?
-            .filter(|failure| failure.verdict.same_kind(&like.verdict)))
+            .filter(|failure| failure.verdict.kind == like.verdict.kind))
     }
 
     /// Cuts a failing input down, greedily, to a fixed point.
@@ -281,9 +284,9 @@ impl Trial<'_> {
             // then dropping cases one at a time.
             if cases.len() > 1 {
                 let mut order: Vec<usize> = (0..cases.len()).collect();
-                if let Some(Mismatch::Result { case, .. }) = failure.mismatch {
-                    order.retain(|&i| i != case - 1);
-                    order.insert(0, case - 1);
+                if let Some(case) = failure.difference.as_ref().and_then(Difference::case) {
+                    order.retain(|&i| i as u64 != case - 1);
+                    order.insert(0, (case - 1) as usize);
                 }
                 for i in order {
                     let mut alone = vec![cases[i].clone()];
@@ -303,11 +306,15 @@ impl Trial<'_> {
                 }
             }
             // Fewest moves: a wrong answer needs nothing after its first wrong result.
-            if let Some(Mismatch::Result { case, r#move, .. }) = failure.mismatch
-                && cases[case - 1].moves.len() > r#move
+            if let Some((case, r#move)) = failure
+                .difference
+                .as_ref()
+                .and_then(Difference::case_and_move)
+                .map(|(case, number)| ((case - 1) as usize, number as usize))
+                && cases[case].moves.len() > r#move
             {
                 let mut shorter = cases.clone();
-                shorter[case - 1].moves.truncate(r#move);
+                shorter[case].moves.truncate(r#move);
                 if let Some(found) = self.still_fails(&mut shorter, &failure)? {
                     (cases, failure, changed) = (shorter, found, true);
                 }
@@ -493,13 +500,13 @@ fn save(dir: &Path, cases: &[Case], answer: &[u8]) -> Result<(PathBuf, PathBuf),
 
 /// The board after every move of the failing case, with both answers per move.
 fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
-    let (index, differing) = match failure.mismatch {
-        Some(Mismatch::Result { case, r#move, .. }) => (case - 1, Some(r#move)),
-        Some(Mismatch::TooFewResults { case, .. } | Mismatch::ExtraResult { case, .. }) => {
-            (case - 1, None)
-        }
-        _ => (0, None),
-    };
+    let difference = failure.difference.as_ref();
+    let index = difference
+        .and_then(Difference::case)
+        .map_or(0, |case| (case - 1) as usize);
+    let differing = difference
+        .and_then(Difference::case_and_move)
+        .map(|(_, number)| number as usize);
     let Some(case) = cases.get(index) else {
         return String::new();
     };
@@ -543,6 +550,26 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
         text.push_str(&board::draw(&game, &view, highlight, false));
     }
     text
+}
+
+impl StressArgs {
+    pub(super) fn into_config(self) -> StressConfig {
+        StressConfig {
+            spec: self.spec.into_spec(),
+            command: self.command.0,
+            rules: Rules {
+                after_win: self.after_win.into(),
+                engine: EngineKind::Counter,
+            },
+            iterations: self.iterations.unwrap_or(match self.time {
+                Some(_) => u64::MAX,
+                None => 1000,
+            }),
+            time: self.time,
+            time_limit: self.time_limit,
+            save_dir: self.save_dir,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -600,25 +627,5 @@ mod tests {
         assert_eq!(first.seed, Some(spec.seed()));
         let later = grown(&spec, 1000);
         assert_eq!((later.cases, later.max_n), (10, 100));
-    }
-}
-
-impl StressArgs {
-    pub(super) fn into_config(self) -> StressConfig {
-        StressConfig {
-            spec: self.spec.into_spec(),
-            command: self.command.0,
-            rules: Rules {
-                after_win: self.after_win.into(),
-                engine: EngineKind::Counter,
-            },
-            iterations: self.iterations.unwrap_or(match self.time {
-                Some(_) => u64::MAX,
-                None => 1000,
-            }),
-            time: self.time,
-            time_limit: self.time_limit,
-            save_dir: self.save_dir,
-        }
     }
 }

@@ -4,7 +4,8 @@ use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
 use crate::format::InputFormat;
 use crate::game::{EngineKind, Rules};
-use crate::judging::process::{self, Verdict};
+use crate::judging::process;
+use crate::judging::{Verdict, VerdictKind};
 use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -114,7 +115,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
             bar.inc(1);
             pending.insert(index, result);
             while let Some((verdict, elapsed)) = pending.remove(&printed) {
-                if verdict == Verdict::Accepted {
+                if verdict.is_accepted() {
                     passed += 1;
                 } else {
                     failed += 1;
@@ -122,9 +123,9 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
                 let line = format!(
                     "{} {} {:.2}s{}",
                     tests[printed].name,
-                    verdict.code(),
+                    verdict.kind.code(),
                     elapsed.as_secs_f64(),
-                    verdict.details()
+                    verdict.explanation()
                 );
                 bar.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))
                     .map_err(Error::Write)?;
@@ -186,7 +187,7 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
 fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> (Verdict, Duration) {
     let expected = match expected_answer(test, config) {
         Ok(expected) => expected,
-        Err(why) => return (Verdict::Fail(why), Duration::ZERO),
+        Err(why) => return (Verdict::new(VerdictKind::JudgeFailure, why), Duration::ZERO),
     };
     process::judge(command, &test.input, &expected, config.time_limit)
 }

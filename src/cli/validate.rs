@@ -7,6 +7,7 @@ use crate::error::{Error, InputName};
 use crate::files::{self, InputSource};
 use crate::format::InputFormat;
 use crate::format::cases::{self, Detected};
+use crate::judging::Protocol;
 use crate::judging::validate::leetcode::validate_leetcode;
 use crate::judging::validate::{Limits, Report, validate_split};
 use crate::pipeline::parallel::Split;
@@ -36,8 +37,8 @@ pub(super) struct ValidateArgs {
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
     /// Whose exit statuses to use.
-    #[arg(long, value_enum, default_value_t = ValidateProtocolArg::Plain)]
-    protocol: ValidateProtocolArg,
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Plain)]
+    protocol: ProtocolArg,
     /// Report at most this many violations, then stop.
     #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: u64,
@@ -71,7 +72,7 @@ pub(super) struct ValidateArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub(super) enum ValidateProtocolArg {
+pub(super) enum ProtocolArg {
     /// Exit 0 valid, 1 invalid.
     Plain,
     /// testlib: exit 0 valid, 3 invalid, with a `FAIL ...` line on standard error.
@@ -85,9 +86,9 @@ impl ValidateArgs {
         ValidateConfig {
             input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
             protocol: match self.protocol {
-                ValidateProtocolArg::Plain => ValidateProtocol::Plain,
-                ValidateProtocolArg::Testlib => ValidateProtocol::Testlib,
-                ValidateProtocolArg::Kattis => ValidateProtocol::Kattis,
+                ProtocolArg::Plain => Protocol::Plain,
+                ProtocolArg::Testlib => Protocol::Testlib,
+                ProtocolArg::Kattis => Protocol::Kattis,
             },
             limits: Limits {
                 min_t: self.min_t,
@@ -103,25 +104,13 @@ impl ValidateArgs {
     }
 }
 
-/// The exit-status convention a validator follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ValidateProtocol {
-    /// 0 valid, 1 invalid.
-    #[default]
-    Plain,
-    /// testlib: 0 valid, 3 invalid with a `FAIL` line on standard error.
-    Testlib,
-    /// Kattis, ICPC problem packages, DOMjudge: 42 valid, 43 invalid.
-    Kattis,
-}
-
 /// Settings for `validate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidateConfig {
     /// The file to validate.
     pub input: InputSource,
     /// Exit statuses and messages.
-    pub protocol: ValidateProtocol,
+    pub protocol: Protocol,
     /// The bounds the file must keep.
     pub limits: Limits,
     /// Violations reported before giving up.
@@ -157,18 +146,7 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         Err(error) => return Err(Error::Write(error)),
         Ok(()) => {}
     }
-    Ok(status(config.protocol, report.is_valid()))
-}
-
-/// The exit status each protocol gives a verdict.
-pub fn status(protocol: ValidateProtocol, valid: bool) -> u8 {
-    match (protocol, valid) {
-        (ValidateProtocol::Plain | ValidateProtocol::Testlib, true) => 0,
-        (ValidateProtocol::Plain, false) => 1,
-        (ValidateProtocol::Testlib, false) => 3,
-        (ValidateProtocol::Kattis, true) => 42,
-        (ValidateProtocol::Kattis, false) => 43,
-    }
+    Ok(config.protocol.validate_status(report.is_valid()))
 }
 
 fn write_report(
@@ -204,7 +182,7 @@ fn write_report(
         writeln!(out, "invalid: {count} {violations}")?;
     }
     out.flush()?;
-    if let (ValidateProtocol::Testlib, Some(first)) = (config.protocol, report.violations.first()) {
+    if let (Protocol::Testlib, Some(first)) = (config.protocol, report.violations.first()) {
         // testlib's validators end with one `FAIL` line on standard error.
         let more = match count {
             1 => String::new(),

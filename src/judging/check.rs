@@ -1,13 +1,15 @@
 //! Judging one output: compared with the expected answer, or with the answer recomputed from the input, and explained move by move.
 
+use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
 use crate::files::{self, InputSource};
+use crate::format::InputFormat;
 use crate::format::answers::{Comparison, Difference, Side, compare};
 use crate::format::board::{MAX_SIDE, View, draw};
-use crate::format::coding_ninjas::read::Reader;
-use crate::game::{BoardSize, Outcome, Rules, TicTacToe};
+use crate::format::cases;
+use crate::game::{BoardSize, Outcome, Player, Rules, TicTacToe};
 use crate::pipeline::pipe::{PipeReader, pipe};
-use crate::pipeline::run_stream;
+use crate::pipeline::run_stream_as;
 use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,41 +26,6 @@ pub struct CheckFiles {
     pub output: InputSource,
     /// The rules the input is solved by.
     pub rules: Rules,
-}
-
-/// How a judge classes an output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VerdictKind {
-    /// The output is right.
-    Accepted,
-    /// Well-formed, but a result is wrong.
-    WrongAnswer,
-    /// Not in the required form: a token that is not a result, a wrong count.
-    PresentationError,
-    /// The judge's own data is wrong (the answer file, the input), or checking failed.
-    JudgeFailure,
-}
-
-/// A verdict and its explanation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// The class.
-    pub kind: VerdictKind,
-    /// One line saying why.
-    pub message: String,
-    /// More lines (the move, the board), possibly empty.
-    pub details: String,
-}
-
-impl Verdict {
-    /// A verdict with its one-line message and no details.
-    pub fn new(kind: VerdictKind, message: impl Into<String>) -> Verdict {
-        Verdict {
-            kind,
-            message: message.into(),
-            details: String::new(),
-        }
-    }
 }
 
 /// Reaches a verdict.
@@ -144,31 +111,11 @@ fn against_answer(config: &CheckFiles, expected: &Path) -> Result<Comparison, Er
 
 /// The verdict on a comparison, with the move explained when it is one.
 fn verdict_for(config: &CheckFiles, comparison: Comparison) -> Result<Verdict, Error> {
-    let difference = match comparison {
-        Comparison::Same { cases, results } => {
-            return Ok(Verdict::new(
-                VerdictKind::Accepted,
-                format!(
-                    "{} {}, {} {}",
-                    cases,
-                    if cases == 1 { "case" } else { "cases" },
-                    results,
-                    if results == 1 { "result" } else { "results" }
-                ),
-            ));
-        }
-        Comparison::Differs(difference) => difference,
-    };
-    let kind = if difference.is_judge_failure() {
-        VerdictKind::JudgeFailure
-    } else if difference.is_wrong_result() {
-        VerdictKind::WrongAnswer
-    } else {
-        VerdictKind::PresentationError
-    };
-    let mut verdict = Verdict::new(kind, difference.to_string());
-    if let (Some(input), Some((case, number))) = (&config.input, difference.case_and_move()) {
-        verdict.details = explain_move(input, config.rules, case, number, &difference)?;
+    let mut verdict = Verdict::of_comparison(&comparison);
+    if let (Some(input), Comparison::Differs(difference)) = (&config.input, &comparison)
+        && let Some((case, number)) = difference.case_and_move()
+    {
+        verdict.details = explain_move(input, config.rules, case, number, difference)?;
     }
     Ok(verdict)
 }
@@ -193,7 +140,7 @@ fn recomputed<T>(
     let source = InputSource::Path(input.to_path_buf());
     let solver = std::thread::spawn(move || {
         let (input, name) = files::open(&source)?;
-        run_stream(input, name, rules, writer)
+        run_stream_as(input, name, InputFormat::Auto, rules, writer)
     });
     let compared = compare_with(reader);
     let solved = solver.join().unwrap_or_else(|_| {
@@ -232,54 +179,47 @@ fn explain_move(
     number: u64,
     difference: &Difference,
 ) -> Result<String, Error> {
-    let (file, name) = files::open(&InputSource::Path(input.to_path_buf()))?;
-    let mut reader = Reader::new(file, name);
+    let (_, mut cases) = cases::open(&InputSource::Path(input.to_path_buf()), InputFormat::Auto)?;
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
     let mut current = 0;
-    while let Some(header) = reader.next_case()? {
+    while let Some(header) = cases.next_case()? {
         current += 1;
         if current < case {
-            for _ in 0..header.moves {
-                reader.next_move()?;
-            }
             continue;
         }
         game.reset(header.size);
-        for played_number in 1..=header.moves.min(number) {
-            let played = reader.next_move()?;
-            let outcome = game
-                .play(played.row, played.col, played.player)
-                .map_err(|why| reader.reject(why))?;
-            if played_number < number {
-                continue;
+        for _ in 1..number {
+            if cases.play_next(&mut game)?.is_none() {
+                return Ok(String::new());
             }
-            let (row, col) = (played.row as u32, played.col as u32);
-            let line = game.full_line_through(row, col);
-            let mover = crate::game::Player::from_number(played.player);
-            let mut text = format!(
-                "the move: row {row}, column {col}, player {} ({})",
-                played.player,
-                mover.map_or('?', crate::game::Player::mark)
-            );
-            let _ = match (outcome, line) {
-                (Outcome::Win(_), Some(line)) => write!(text, "; it completes {line}"),
-                (Outcome::Win(_), None) => write!(text, "; it wins under --after-win leetcode"),
-                (Outcome::NoWin, _) => write!(text, "; it completes no line"),
-            };
-            if let Difference::WrongResult { found, .. } = difference {
-                let _ = match (outcome, found) {
-                    (Outcome::NoWin, _) => write!(text, ", so it returns 0, not {found}"),
-                    (Outcome::Win(winner), _) => {
-                        write!(text, ", so it returns {}, not {found}", winner.number())
-                    }
-                };
-            }
-            text.push('\n');
-            let view = View::around(game.size(), row, col, MAX_SIDE);
-            text.push_str(&draw(&game, &view, line, false));
-            return Ok(text);
         }
-        break;
+        let Some(((row, col, player), outcome)) = cases.play_next(&mut game)? else {
+            return Ok(String::new());
+        };
+        // The game accepted the move, so it is on the board.
+        let (row, col) = (row as u32, col as u32);
+        let line = game.full_line_through(row, col);
+        let mover = Player::from_number(player);
+        let mut text = format!(
+            "the move: row {row}, column {col}, player {player} ({})",
+            mover.map_or('?', Player::mark)
+        );
+        let _ = match (outcome, line) {
+            (Outcome::Win(_), Some(line)) => write!(text, "; it completes {line}"),
+            (Outcome::Win(_), None) => write!(text, "; it wins under --after-win leetcode"),
+            (Outcome::NoWin, _) => write!(text, "; it completes no line"),
+        };
+        if let Difference::WrongResult { found, .. } = difference {
+            let returned = match outcome {
+                Outcome::NoWin => 0,
+                Outcome::Win(winner) => winner.number(),
+            };
+            let _ = write!(text, ", so it returns {returned}, not {found}");
+        }
+        text.push('\n');
+        let view = View::around(game.size(), row, col, MAX_SIDE);
+        text.push_str(&draw(&game, &view, line, false));
+        return Ok(text);
     }
     Ok(String::new())
 }

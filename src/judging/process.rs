@@ -4,8 +4,8 @@
 //! kills a shell script together with whatever it started, and its output
 //! pipes are drained by threads, so that a chatty solution cannot block.
 
-use crate::compare::compare;
-use std::fmt;
+use super::{Verdict, VerdictKind};
+use crate::format::answers::compare;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -17,69 +17,6 @@ use wait_timeout::ChildExt;
 
 /// How many lines of a crashed solution's standard error a verdict quotes.
 const STDERR_LINES: usize = 3;
-
-/// What happened to a solution on one test.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Accepted: the output is the expected answer.
-    Accepted,
-    /// Wrong answer, with the checker's explanation.
-    WrongAnswer(String),
-    /// The solution failed: how it ended and the first lines of its standard error.
-    RuntimeError {
-        /// "exit status 1", "killed by signal 11", or why it could not start.
-        status: String,
-        /// The first lines of standard error.
-        stderr: String,
-    },
-    /// Killed at the time limit.
-    TimeLimit,
-    /// The test itself is broken: no answer could be had for it.
-    Fail(String),
-}
-
-impl Verdict {
-    /// The short name judges use: AC, WA, RE, TLE, FAIL.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer(_) => "WA",
-            Verdict::RuntimeError { .. } => "RE",
-            Verdict::TimeLimit => "TLE",
-            Verdict::Fail(_) => "FAIL",
-        }
-    }
-
-    /// Whether the verdict is of the same kind as `other`, whatever the details.
-    pub fn same_kind(&self, other: &Verdict) -> bool {
-        self.code() == other.code()
-    }
-}
-
-impl Verdict {
-    /// What follows the code: `: ` and the explanation, with a crashed
-    /// solution's stderr lines indented below; empty for AC and TLE.
-    pub fn details(&self) -> String {
-        match self {
-            Verdict::Accepted | Verdict::TimeLimit => String::new(),
-            Verdict::WrongAnswer(why) | Verdict::Fail(why) => format!(": {why}"),
-            Verdict::RuntimeError { status, stderr } => {
-                let mut text = format!(": {status}");
-                for line in stderr.lines() {
-                    text.push_str("\n    ");
-                    text.push_str(line);
-                }
-                text
-            }
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.code(), self.details())
-    }
-}
 
 /// A finished run of a solution.
 #[derive(Debug)]
@@ -166,20 +103,20 @@ pub fn judge(
         Ok(run) => run,
         Err(error) => {
             let status = format!("cannot run {}: {error}", shell_words::join(command));
-            let verdict = Verdict::RuntimeError {
-                status,
-                stderr: String::new(),
-            };
-            return (verdict, Duration::ZERO);
+            return (
+                Verdict::new(VerdictKind::RuntimeError, status),
+                Duration::ZERO,
+            );
         }
     };
     (verdict_of(&run, expected), run.elapsed)
 }
 
-/// The verdict on a finished run.
+/// The verdict on a finished run: how it ended, and then its output
+/// compared with `expected` the way `check` compares it.
 pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
     let Some(status) = run.status else {
-        return Verdict::TimeLimit;
+        return Verdict::new(VerdictKind::TimeLimit, "");
     };
     if !status.success() {
         let status = match (status.code(), status.signal()) {
@@ -187,16 +124,18 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
             (None, Some(signal)) => format!("killed by signal {signal}"),
             (None, None) => status.to_string(),
         };
-        let stderr = String::from_utf8_lossy(&run.stderr)
+        let mut verdict = Verdict::new(VerdictKind::RuntimeError, status);
+        verdict.details = String::from_utf8_lossy(&run.stderr)
             .lines()
             .take(STDERR_LINES)
             .collect::<Vec<_>>()
             .join("\n");
-        return Verdict::RuntimeError { status, stderr };
+        return verdict;
     }
-    match compare(expected, &run.stdout) {
-        Ok(()) => Verdict::Accepted,
-        Err(mismatch) => Verdict::WrongAnswer(mismatch.to_string()),
+    match compare(expected, &run.stdout[..]) {
+        Ok(comparison) => Verdict::of_comparison(&comparison),
+        // Both are in memory: reading them cannot fail.
+        Err(_) => Verdict::new(VerdictKind::JudgeFailure, "the output could not be read"),
     }
 }
 

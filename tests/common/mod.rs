@@ -3,8 +3,22 @@
 // Each test crate compiles this module and uses only part of it.
 #![allow(dead_code)]
 
+use assert_cmd::Command;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The binary under test, run from the repository's root so that arguments
+/// may name files under `fixtures/`.
+pub fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// Where the binary under test is, for commands that run it themselves.
+pub fn binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("tictactoe")
+}
 
 /// Every `NAME.in` below `dir`, in sorted order: the fixtures there.
 pub fn fixture_inputs(dir: &Path) -> Vec<PathBuf> {

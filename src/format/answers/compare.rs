@@ -5,7 +5,9 @@
 //! game's terms (case and move), and classed the way judges class it: a
 //! wrong result, or output that is not in the required form at all.
 
+use super::leetcode::Lines;
 use super::read::{AnswerReader, Item};
+use crate::format::cases::{Detected, detect};
 use std::fmt;
 use std::io::{self, Read};
 
@@ -87,6 +89,17 @@ impl Difference {
     /// Whether the expected answer is at fault.
     pub fn is_judge_failure(&self) -> bool {
         matches!(self, Difference::MalformedAnswer { .. })
+    }
+
+    /// The case a difference is about, when it is one case.
+    pub fn case(&self) -> Option<u64> {
+        match *self {
+            Difference::WrongResult { case, .. }
+            | Difference::NotAResult { case, .. }
+            | Difference::FewerResults { case, .. }
+            | Difference::MoreResults { case, .. } => Some(case),
+            _ => None,
+        }
     }
 
     /// The case and move a difference is about, when it is one move.
@@ -185,8 +198,21 @@ pub enum Side {
 }
 
 /// Compares `found` with `expected`, streaming both, and stops at the first
-/// difference.
+/// difference: the one comparison `check`, `test` and `stress` judge by.
+///
+/// The expected answer's format decides how both are read: LeetCode lines
+/// (`[null,0,1]`) when its first non-whitespace byte is `[`, else Coding
+/// Ninjas lines (`0 1`).
 pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
+    let (format, expected) = detect(expected).map_err(Side::Expected)?;
+    match format {
+        Detected::CodingNinjas => compare_lines(expected, found),
+        Detected::Leetcode => compare_lines(Lines::new(expected), Lines::new(found)),
+    }
+}
+
+/// [`compare`] on answers read as lines of results.
+fn compare_lines(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
     let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
     let mut found = Stream(AnswerReader::new(found), Side::Found);
     let mut cases = 0;

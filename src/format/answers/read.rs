@@ -1,11 +1,11 @@
 //! A streaming tokenizer of answer files: lines of results separated by any spacing.
 //!
 //! Checkers compare tokens, not bytes, so spaces, tabs and CRs between
-//! tokens are all the same; but a line feed ends a case, since one line per
+//! tokens are all the same (and nothing else is whitespace, as in testlib); but a line feed ends a case, since one line per
 //! case is required.
 
 use crate::error::quote_token;
-use crate::format::bytes::read_into;
+use crate::format::bytes::{is_space, read_into};
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -40,10 +40,11 @@ pub struct AnswerReader<R> {
     other: String,
 }
 
-/// Whether a byte separates tokens on a line.
+/// Whether a byte separates tokens on a line: the input's whitespace
+/// ([`is_space`]) but the LF, which ends the line.
 #[inline(always)]
-fn is_blank(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+pub fn is_blank(byte: u8) -> bool {
+    byte != b'\n' && is_space(byte)
 }
 
 impl<R: Read> AnswerReader<R> {

@@ -1,0 +1,222 @@
+//! LeetCode answers read as the lines of results they hold, so that one comparison judges both formats.
+//!
+//! A LeetCode answer has one line per test case, `[null,0,0,1]`: `null` for
+//! the constructor, then each move's result. [`Lines`] turns such a stream
+//! into the Coding Ninjas answer it stands for (`0 0 1`), byte by byte and
+//! without holding a line, so that the comparison counts cases and moves the
+//! same way in both formats. Spaces, tabs and CRs may stand between the
+//! elements, as JSON allows; an LF ends a test case.
+//!
+//! A line that breaks the shape becomes, from the first byte that breaks it,
+//! one token that is never a result: the comparison then reports the output
+//! as malformed at that move.
+
+use std::io::{self, Read};
+
+/// Bytes read from the inner stream at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Bytes of a broken line kept for the message.
+const QUOTED: usize = 32;
+
+/// Marks a broken line's text that ends where a result could have: the line
+/// ended after it, and the token must not read as a result.
+const LINE_ENDS: &str = "\u{23CE}";
+
+/// Where in a line the transcoder is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Before the `[`.
+    LineStart,
+    /// After `[`, before `null`; the count of its letters matched so far.
+    Null(usize),
+    /// After an element, before `,` or `]`.
+    AfterElement,
+    /// After `,`, before a result.
+    BeforeResult,
+    /// Inside a result.
+    InResult,
+    /// After `]`, before the LF.
+    Closed,
+    /// The line broke the shape: its rest is being gathered into one token.
+    Broken,
+}
+
+/// A LeetCode answer stream read as the Coding Ninjas answer it stands for.
+pub struct Lines<R> {
+    inner: R,
+    /// The bytes last read from `inner`.
+    raw: Vec<u8>,
+    /// What they were transcoded to, and how much of it was handed out.
+    out: Vec<u8>,
+    out_pos: usize,
+    state: State,
+    /// The text of a broken line from where it broke, for its token.
+    broken: Vec<u8>,
+    /// Whether the broken line's text went on past what `broken` keeps.
+    broken_more: bool,
+    eof: bool,
+}
+
+impl<R: Read> Lines<R> {
+    /// Reads `inner` as LeetCode answer lines.
+    pub fn new(inner: R) -> Lines<R> {
+        Lines {
+            inner,
+            raw: vec![0; CHUNK],
+            out: Vec::new(),
+            out_pos: 0,
+            state: State::LineStart,
+            broken: Vec::new(),
+            broken_more: false,
+            eof: false,
+        }
+    }
+
+    /// Starts gathering a broken line's rest into one token.
+    fn break_line(&mut self, byte: u8) {
+        self.state = State::Broken;
+        self.broken.clear();
+        self.broken_more = false;
+        self.keep_broken(byte);
+    }
+
+    fn keep_broken(&mut self, byte: u8) {
+        if is_blank(byte) {
+            return;
+        }
+        if self.broken.len() < QUOTED {
+            self.broken.push(byte);
+        } else {
+            self.broken_more = true;
+        }
+    }
+
+    /// Ends a broken line's token, as a token that never reads as a result.
+    fn end_broken(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.broken);
+        if self.broken_more {
+            out.extend_from_slice(b"...");
+        } else if matches!(self.broken[..], [b'0'..=b'2']) {
+            out.extend_from_slice(LINE_ENDS.as_bytes());
+        }
+        self.broken.clear();
+    }
+
+    /// Transcodes one byte into `out`.
+    fn step(&mut self, byte: u8, out: &mut Vec<u8>) {
+        if byte == b'\n' {
+            match self.state {
+                State::LineStart | State::Closed => {}
+                State::Broken => self.end_broken(out),
+                // The line ends before its `]`.
+                _ => {
+                    if self.state == State::InResult {
+                        out.push(b' ');
+                    }
+                    out.extend_from_slice(LINE_ENDS.as_bytes());
+                }
+            }
+            out.push(b'\n');
+            self.state = State::LineStart;
+            return;
+        }
+        let blank = is_blank(byte);
+        match self.state {
+            State::Broken => self.keep_broken(byte),
+            _ if blank && self.state != State::InResult => {}
+            State::LineStart if byte == b'[' => self.state = State::Null(0),
+            State::Null(matched) if byte == b"null"[matched] => {
+                self.state = if matched == 3 {
+                    State::AfterElement
+                } else {
+                    State::Null(matched + 1)
+                };
+            }
+            State::AfterElement if byte == b',' => self.state = State::BeforeResult,
+            State::AfterElement if byte == b']' => self.state = State::Closed,
+            State::BeforeResult if !matches!(byte, b',' | b']') => {
+                out.push(byte);
+                self.state = State::InResult;
+            }
+            State::InResult => {
+                if blank || matches!(byte, b',' | b']') {
+                    out.push(b' ');
+                    self.state = State::AfterElement;
+                    if !blank {
+                        self.step(byte, out);
+                    }
+                } else {
+                    out.push(byte);
+                }
+            }
+            _ => self.break_line(byte),
+        }
+    }
+}
+
+impl<R: Read> Read for Lines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.out_pos == self.out.len() {
+            if self.eof {
+                return Ok(0);
+            }
+            self.out.clear();
+            self.out_pos = 0;
+            let read = crate::format::bytes::read_some(&mut self.inner, &mut self.raw)?;
+            let mut out = std::mem::take(&mut self.out);
+            if read == 0 {
+                self.eof = true;
+                // A last line without its LF ends like one with it.
+                if self.state != State::LineStart {
+                    self.step(b'\n', &mut out);
+                    out.pop();
+                }
+            }
+            for index in 0..read {
+                let byte = self.raw[index];
+                self.step(byte, &mut out);
+            }
+            self.out = out;
+        }
+        let count = buf.len().min(self.out.len() - self.out_pos);
+        buf[..count].copy_from_slice(&self.out[self.out_pos..self.out_pos + count]);
+        self.out_pos += count;
+        Ok(count)
+    }
+}
+
+/// The bytes that may stand between a line's elements.
+fn is_blank(byte: u8) -> bool {
+    super::read::is_blank(byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcoded(text: &str) -> String {
+        let mut out = String::new();
+        Lines::new(text.as_bytes())
+            .read_to_string(&mut out)
+            .expect("in memory");
+        out
+    }
+
+    #[test]
+    fn each_test_case_becomes_its_line_of_results() {
+        assert_eq!(transcoded("[null,0,0,1]\n[null]\n"), "0 0 1 \n\n");
+        assert_eq!(transcoded(" [ null , 0,\t2 ]\r\n"), "0 2 \n");
+        assert_eq!(transcoded("[null,1]"), "1 ");
+    }
+
+    #[test]
+    fn a_broken_line_becomes_one_token_that_is_never_a_result() {
+        assert_eq!(transcoded("[0,1]\n"), "0,1]\n");
+        assert_eq!(transcoded("[null,0 1]\n"), "0 1]\n");
+        assert_eq!(transcoded("[null,0 1\n"), "0 1\u{23CE}\n");
+        assert_eq!(transcoded("[null,0,1\n"), "0 1 \u{23CE}\n");
+        assert_eq!(transcoded("0 0 1\n"), "001\n");
+        assert_eq!(transcoded("[null,3]\n"), "3 \n");
+    }
+}
