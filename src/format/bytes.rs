@@ -5,6 +5,7 @@
 //! needs them (as serde_json does): the hot path never counts lines.
 
 use crate::error::{DataError, DataErrorKind, Position, quote_token};
+use crate::simd::{self, Baseline};
 use std::io::{self, Read};
 
 /// Bytes read per `read` call: 64-128 KiB reads measured about 4x faster
@@ -267,12 +268,7 @@ impl Resume {
     }
 }
 
-/// Bytes the block scanner classifies at once.
-pub const BLOCK: usize = 64;
-
-/// Bytes that must be buffered from a block's start: a token's 8-byte word
-/// may begin at the block's last byte.
-pub const BLOCK_WINDOW: usize = BLOCK + 8;
+pub use crate::simd::{BLOCK, WINDOW as BLOCK_WINDOW};
 
 /// The [`BLOCK_WINDOW`] bytes of `bytes` from `at`, if that many are there.
 #[inline(always)]
@@ -308,7 +304,8 @@ impl BlockTokens {
     /// the block is the general path's.
     #[inline(always)]
     pub fn find(window: &[u8; BLOCK_WINDOW]) -> BlockTokens {
-        let (digits, spaces) = classify(window);
+        let masks = simd::byte_masks(Baseline, window);
+        let (digits, spaces) = (masks.digits, masks.whitespace);
         let starts = digits & !(digits << 1);
         let ends = digits & !(digits >> 1);
         let first_bad_byte = (!(digits | spaces)).trailing_zeros();
@@ -384,56 +381,6 @@ impl BlockTokens {
     }
 }
 
-/// Bitmasks of the digits and the spaces among a block's bytes (bit i for
-/// byte i): SSE2, which every x86_64 processor has.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn classify(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
-    use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
-    };
-    let mut digits = 0u64;
-    let mut spaces = 0u64;
-    for lane in 0..BLOCK / 16 {
-        let chunk = &window[lane * 16..lane * 16 + 16];
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics are
-        // available; `chunk` holds 16 bytes, all an unaligned load reads.
-        let (digit, space) = unsafe {
-            let is = |bytes: __m128i, byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
-            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
-            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
-            let digit = _mm_cmplt_epi8(
-                _mm_add_epi8(bytes, _mm_set1_epi8(0x50)),
-                _mm_set1_epi8(-118),
-            );
-            let space = _mm_or_si128(
-                _mm_or_si128(is(bytes, b' '), is(bytes, b'\n')),
-                _mm_or_si128(is(bytes, b'\r'), is(bytes, b'\t')),
-            );
-            (_mm_movemask_epi8(digit), _mm_movemask_epi8(space))
-        };
-        digits |= u64::from(digit as u16) << (lane * 16);
-        spaces |= u64::from(space as u16) << (lane * 16);
-    }
-    (digits, spaces)
-}
-
-/// Bitmasks of the digits and the spaces among a block's bytes, byte by byte.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn classify_bytes(window: &[u8; BLOCK_WINDOW]) -> (u64, u64) {
-    let mut digits = 0u64;
-    let mut spaces = 0u64;
-    for (i, &byte) in window[..BLOCK].iter().enumerate() {
-        digits |= u64::from(byte.is_ascii_digit()) << i;
-        spaces |= u64::from(is_space(byte)) << i;
-    }
-    (digits, spaces)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use classify_bytes as classify;
-
 /// The value of the `count` (1 to 8) ASCII digits at the start of a
 /// little-endian word: three multiply-shift steps, no loop.
 #[inline(always)]
@@ -455,213 +402,6 @@ pub fn digits_value(word: u64, count: usize) -> u64 {
     let pairs = ((aligned & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(2561)) >> 8;
     let quads = ((pairs & 0x00FF_00FF_00FF_00FF).wrapping_mul(6_553_601)) >> 16;
     ((quads & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001)) >> 32
-}
-
-/// Where the digits, the spaces (b' ' only) and the LFs are among a block's
-/// bytes: bit i for byte i.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineMasks {
-    /// ASCII digits.
-    pub digits: u64,
-    /// b' '.
-    pub spaces: u64,
-    /// b'\n'.
-    pub newlines: u64,
-}
-
-impl LineMasks {
-    /// Classifies the first [`BLOCK`] bytes of `window`.
-    #[inline(always)]
-    pub fn of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{
-                _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-                _mm_set1_epi8,
-            };
-            let mut masks = LineMasks {
-                digits: 0,
-                spaces: 0,
-                newlines: 0,
-            };
-            for lane in 0..BLOCK / 16 {
-                let chunk = &window[lane * 16..lane * 16 + 16];
-                // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` holds
-                // the 16 bytes an unaligned load reads.
-                let (digit, space, newline) = unsafe {
-                    let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
-                    // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
-                    let digit = _mm_cmplt_epi8(
-                        _mm_add_epi8(bytes, _mm_set1_epi8(0x50)),
-                        _mm_set1_epi8(-118),
-                    );
-                    let space = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b' ' as i8));
-                    let newline = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\n' as i8));
-                    (
-                        _mm_movemask_epi8(digit),
-                        _mm_movemask_epi8(space),
-                        _mm_movemask_epi8(newline),
-                    )
-                };
-                masks.digits |= u64::from(digit as u16) << (lane * 16);
-                masks.spaces |= u64::from(space as u16) << (lane * 16);
-                masks.newlines |= u64::from(newline as u16) << (lane * 16);
-            }
-            masks
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let bit = |i: usize, yes: bool| u64::from(yes) << i;
-            window[..BLOCK].iter().enumerate().fold(
-                LineMasks {
-                    digits: 0,
-                    spaces: 0,
-                    newlines: 0,
-                },
-                |masks, (i, &byte)| LineMasks {
-                    digits: masks.digits | bit(i, byte.is_ascii_digit()),
-                    spaces: masks.spaces | bit(i, byte == b' '),
-                    newlines: masks.newlines | bit(i, byte == b'\n'),
-                },
-            )
-        }
-    }
-
-    /// Whether the bytes from 0 to the block's last LF are all lines of the
-    /// usual shape but for the count of tokens on each: nothing but digits,
-    /// single spaces and LFs, no token of more than two digits, and one
-    /// digit before each LF. Byte 0 must be an LF.
-    ///
-    /// Why: checked for a whole block at once, these leave each line only
-    /// its two spaces to find ([`LineMasks::move_at`]).
-    #[inline(always)]
-    pub fn all_usual(&self) -> bool {
-        let LineMasks {
-            digits,
-            spaces,
-            newlines,
-        } = *self;
-        // Bits 0 to the last LF, and the same less the last one or two.
-        let last = 63 - newlines.leading_zeros();
-        let lines = u64::MAX >> (63 - last);
-        let separators = spaces | newlines;
-        newlines & 1 == 1
-            && (digits | separators) & lines == lines
-            // No two separators in a row: no empty line, no double space.
-            && separators & (separators >> 1) & (lines >> 1) == 0
-            && digits & (digits >> 1) & (digits >> 2) & (lines >> 2) == 0
-            // The player: a single digit before each LF.
-            && ((newlines & !1) >> 2) & digits == 0
-    }
-
-    /// The move on the line from LF `start` to LF `end` (bit indexes) of a
-    /// block that is [`all_usual`](LineMasks::all_usual), or `None` if the
-    /// line does not hold exactly three tokens. `word` is the 8 bytes after
-    /// `start`, little-endian.
-    #[inline(always)]
-    pub fn move_at(&self, word: u64, start: u32, end: u32) -> Option<[u32; 3]> {
-        self.line_at(word, start, end).map(|line| line.values)
-    }
-
-    /// [`move_at`](LineMasks::move_at), with where the column and the
-    /// player start on the line.
-    #[inline(always)]
-    pub fn line_at(&self, word: u64, start: u32, end: u32) -> Option<UsualLine> {
-        let spaces = self.spaces >> (start + 1);
-        let first = spaces.trailing_zeros();
-        let second = (spaces & spaces.wrapping_sub(1)).trailing_zeros();
-        // The player's space is two bytes before the LF; no space between
-        // the first and it means exactly three tokens. Three tokens of at
-        // most two digits (`all_usual`) make a line that fits the word.
-        if start + 1 + second + 2 != end {
-            return None;
-        }
-        let pairs = digit_pairs(word);
-        let pair_ending_at = |at: u32| (pairs.wrapping_shr(8 * at) & 0xFF) as u32;
-        Some(UsualLine {
-            values: [
-                pair_ending_at(first.wrapping_sub(1)),
-                pair_ending_at(second - 1),
-                (word.wrapping_shr(8 * (second + 1)) & 0x0F) as u32,
-            ],
-            column_at: first + 1,
-            player_at: second + 1,
-        })
-    }
-}
-
-/// A move line of the usual shape, read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UsualLine {
-    /// Row, column and player.
-    pub values: [u32; 3],
-    /// Where the column starts, counted from the line's first byte.
-    pub column_at: u32,
-    /// Where the player starts.
-    pub player_at: u32,
-}
-
-/// Byte j of the result is the number written by bytes j - 1 and j of
-/// `word` (little-endian), ten times the first plus the second, where the
-/// byte before the word counts as 0 and so does a space (its low nibble is
-/// 0). So a one- or two-digit number is read from where it ends.
-#[inline(always)]
-fn digit_pairs(word: u64) -> u64 {
-    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) << 8;
-    // Each byte stays below 256 (15 x 10 + 15), so no carry crosses bytes.
-    nibbles * 10 + (nibbles >> 8)
-}
-
-/// Reads a move written the usual way, `R C P` on a line of its own with
-/// single spaces, R and C of one or two digits and P of one, from the
-/// line's first 8 bytes (`word`, little-endian) and its length `len`
-/// counting the LF. A CR before the LF is allowed. `None` for any other
-/// line: the general readers take it.
-///
-/// Why: nearly every move of a real test file looks like this, and a line
-/// checked and read in one word with no loop and no branch on its digits
-/// costs a fraction of reading its three tokens one by one.
-#[inline(always)]
-pub fn parse_move_line(word: u64, len: usize) -> Option<[u32; 3]> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    // The high bit of each byte equal to `byte`, exactly: each byte's low
-    // seven bits are added on their own, so no carry crosses bytes.
-    let equal_to = |byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        !(((x & !HIGH) + !HIGH) | x) & HIGH
-    };
-    // Digits become 0 to 9 after the XOR; 0x76 + 9 is the largest sum below 0x80.
-    let y = word ^ (ONES * u64::from(b'0'));
-    let digits = !(((y & !HIGH) + ONES * 0x76) | y) & HIGH;
-    // The bytes before the LF, less a CR just before it: `R C P`.
-    let mut body = len.wrapping_sub(1);
-    if !(5..=8).contains(&body) {
-        return None;
-    }
-    if (word >> (8 * (body - 1))) as u8 == b'\r' {
-        body -= 1;
-    }
-    let body_mask = HIGH >> (8 * (8 - body));
-    // The first space ends R; P is the last byte, so the second space is
-    // just before it, and C fills what lies between.
-    let spaces = equal_to(b' ') & body_mask;
-    let row_len = (spaces.trailing_zeros() / 8) as usize;
-    let col_len = body.wrapping_sub(row_len + 3);
-    if row_len.wrapping_sub(1) >= 2 || col_len.wrapping_sub(1) >= 2 {
-        return None;
-    }
-    let expected_spaces: u64 = (0x80 << (8 * row_len)) | (0x80 << (8 * (body - 2)));
-    if spaces != expected_spaces || (digits | spaces) & body_mask != body_mask {
-        return None;
-    }
-    let pairs = digit_pairs(word);
-    let pair_ending_at = |at: usize| ((pairs >> (8 * at)) & 0xFF) as u32;
-    Some([
-        pair_ending_at(row_len - 1),
-        pair_ending_at(body - 3),
-        ((word >> (8 * (body - 1))) & 0x0F) as u32,
-    ])
 }
 
 /// The result of scanning one integer token in a buffer.
@@ -812,13 +552,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        #[test]
-        fn classify_agrees_with_the_byte_by_byte_version(
-            text in proptest::collection::vec(proptest::prelude::any::<u8>(), BLOCK_WINDOW),
-        ) {
-            let window: [u8; BLOCK_WINDOW] = text.try_into().expect("window size");
-            proptest::prop_assert_eq!(classify(&window), classify_bytes(&window));
-        }
 
         #[test]
         fn every_token_a_block_offers_is_what_the_general_scanner_reads(
@@ -854,91 +587,5 @@ mod tests {
         }
         let last_line_start = input.len() as u64 - 6;
         assert_eq!(chunks.line_and_column(last_line_start + 3), (150_000, 4));
-    }
-
-    /// What a line of the usual shape holds: `R C P` with one or two digits
-    /// for R and C, one for P, single spaces, and a CR allowed at the end.
-    fn usual_move(line: &[u8]) -> Option<[u32; 3]> {
-        let text = std::str::from_utf8(line).ok()?;
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        let fields: Vec<&str> = text.split(' ').collect();
-        let lengths_ok = fields.len() == 3
-            && (1..=2).contains(&fields[0].len())
-            && (1..=2).contains(&fields[1].len())
-            && fields[2].len() == 1;
-        if !lengths_ok || !text.bytes().all(|b| b == b' ' || b.is_ascii_digit()) {
-            return None;
-        }
-        let value = |field: &str| field.parse::<u32>().ok();
-        Some([value(fields[0])?, value(fields[1])?, value(fields[2])?])
-    }
-
-    /// Lines of moves, most of them of the usual shape.
-    fn move_lines() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
-        use proptest::prelude::*;
-        let number = prop_oneof![
-            8 => (0u32..100).prop_map(|v| v.to_string()),
-            1 => (0u32..1000).prop_map(|v| format!("{v:03}")),
-            1 => Just(String::new()),
-        ];
-        let separator = prop_oneof![8 => Just(" "), 1 => Just("  "), 1 => Just("\t")];
-        let end = prop_oneof![8 => Just("\n"), 1 => Just("\r\n"), 1 => Just(" \n")];
-        let line = (
-            number.clone(),
-            separator.clone(),
-            number,
-            separator,
-            0u32..12,
-            end,
-        )
-            .prop_map(|(r, s1, c, s2, p, e)| format!("{r}{s1}{c}{s2}{p}{e}"));
-        proptest::collection::vec(line, 1..12).prop_map(|lines| {
-            let mut text = b"\n".to_vec();
-            text.extend(lines.concat().bytes());
-            text
-        })
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn move_lines_read_as_their_tokens_say(text in move_lines()) {
-            let mut padded = text.clone();
-            padded.resize(text.len() + BLOCK_WINDOW, b'x');
-            let newlines: Vec<usize> =
-                (0..text.len()).filter(|&i| text[i] == b'\n').collect();
-            for pair in newlines.windows(2) {
-                let (start, end) = (pair[0], pair[1]);
-                let expected = usual_move(&text[start + 1..end]);
-                let word = u64::from_le_bytes(
-                    padded[start + 1..start + 9].try_into().expect("8 bytes"),
-                );
-                proptest::prop_assert_eq!(parse_move_line(word, end - start), expected);
-                // The block check, from the line's own LF.
-                if end - start < BLOCK {
-                    let window: [u8; BLOCK_WINDOW] =
-                        padded[start..start + BLOCK_WINDOW].try_into().expect("a window");
-                    let masks = LineMasks::of(&window);
-                    if masks.all_usual() {
-                        proptest::prop_assert_eq!(
-                            masks.move_at(word, 0, (end - start) as u32),
-                            expected,
-                        );
-                    }
-                }
-            }
-        }
-
-        #[test]
-        fn blocks_of_usual_lines_pass_the_block_check(
-            moves in proptest::collection::vec((0u32..100, 0u32..100, 0u32..10), 1..9),
-        ) {
-            let mut text = b"\n".to_vec();
-            for (r, c, p) in &moves {
-                text.extend(format!("{r} {c} {p}\n").bytes());
-            }
-            text.resize(BLOCK_WINDOW.max(text.len()), b'x');
-            let window: [u8; BLOCK_WINDOW] = text[..BLOCK_WINDOW].try_into().expect("a window");
-            proptest::prop_assert!(LineMasks::of(&window).all_usual());
-        }
     }
 }

@@ -6,6 +6,7 @@ pub mod bytes;
 pub mod cases;
 pub mod coding_ninjas;
 pub mod leetcode;
+pub mod lines;
 pub mod write;
 
 /// The format of an input.

@@ -686,11 +686,12 @@ impl TicTacToe {
             if r >= n || c >= n || mover > 1 {
                 break;
             }
-            debug_assert!(cells.len() == side * side && n as usize <= side);
-            // SAFETY: r and c are below n, which is at most `side` (`reset`
-            // grows the arrays to it), and `cells` holds `side` x `side`.
-            // The bounds check this skips held a register the loop needs.
-            let cell = unsafe { cells.get_unchecked_mut(r as usize * side + c as usize) };
+            // r and c are below n, which is at most `side` (`reset` grows
+            // the arrays to it), and `cells` holds `side` x `side`: the
+            // cell is always there, and its check is never taken.
+            let Some(cell) = cells.get_mut(r as usize * side + c as usize) else {
+                break;
+            };
             // Stamps only grow between clearings, so a cell at least the
             // game's stamp is this game's: taken.
             if *cell >= stamp {

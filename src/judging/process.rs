@@ -6,6 +6,7 @@
 
 use super::{Verdict, VerdictKind};
 use crate::format::answers::compare;
+use rustix::process::{Pid, Signal, kill_process_group};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -81,12 +82,10 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<Vec<u8>
 }
 
 fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the process group the
-        // child leads; it touches no memory of ours.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    let group = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
+    if let Some(group) = group {
+        // The group may be gone already: nothing is left to stop then.
+        let _ = kill_process_group(group, Signal::KILL);
     }
     let _ = child.kill();
     let _ = child.wait();

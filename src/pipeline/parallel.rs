@@ -15,10 +15,12 @@
 
 use crate::error::{Error, InputName};
 use crate::format::bytes::{CHUNK, Chunks};
-use crate::format::coding_ninjas::read::{BATCH, MoveBatch, Reader};
+use crate::format::coding_ninjas::read::{MoveBatch, Reader};
 use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
+use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, Rules, TicTacToe};
+use crate::simd::{Cpu, Kernel, dispatch};
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -449,29 +451,25 @@ pub fn solve_cases<R: Read, W: Write>(
     game: &mut TicTacToe,
     writer: &mut ResultWriter<W>,
 ) -> Result<(), Error> {
-    #[cfg(target_arch = "x86_64")]
-    if crate::simd::has_newer_features() {
-        // SAFETY: the CPU has the features `solve_cases_newer` is built for.
-        return unsafe { solve_cases_newer(reader, game, writer) };
+    struct Solve<'a, R, W: Write>(
+        &'a mut Reader<R>,
+        &'a mut TicTacToe,
+        &'a mut ResultWriter<W>,
+    );
+    impl<R: Read, W: Write> Kernel for Solve<'_, R, W> {
+        type Output = Result<(), Error>;
+        #[inline(always)]
+        fn run<C: Cpu>(self, cpu: C) -> Result<(), Error> {
+            solve_cases_inline(cpu, self.0, self.1, self.2)
+        }
     }
-    solve_cases_inline::<false, _, _>(reader, game, writer)
+    dispatch(Solve(reader, game, writer))
 }
 
-/// [`solve_cases`] for CPUs with [`crate::simd::NEWER_FEATURES`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn solve_cases_newer<R: Read, W: Write>(
-    reader: &mut Reader<R>,
-    game: &mut TicTacToe,
-    writer: &mut ResultWriter<W>,
-) -> Result<(), Error> {
-    solve_cases_inline::<true, _, _>(reader, game, writer)
-}
-
-/// [`solve_cases`], inlined into its two builds. `AVX2` says which: the
-/// newer one may use AVX2 explicitly.
+/// [`solve_cases`], inlined into each build of [`dispatch`].
 #[inline(always)]
-fn solve_cases_inline<const AVX2: bool, R: Read, W: Write>(
+fn solve_cases_inline<C: Cpu, R: Read, W: Write>(
+    cpu: C,
     reader: &mut Reader<R>,
     game: &mut TicTacToe,
     writer: &mut ResultWriter<W>,
@@ -483,7 +481,7 @@ fn solve_cases_inline<const AVX2: bool, R: Read, W: Write>(
         writer.begin_case();
         let mut left = case.moves;
         while left > 0 {
-            let read = reader.fill_batch::<AVX2>(&mut batch, left);
+            let read = reader.fill_batch(cpu, &mut batch, left);
             if read == 0 {
                 // Whatever the block scanner leaves: one move the general way.
                 let played = reader.next_move()?;

@@ -1,35 +1,114 @@
-//! The hot loops compiled a second time for newer x86-64 CPUs, and the choice between the two made at run time.
+//! The only module with `unsafe`, `cfg(target_arch)` or `target_feature`:
+//! the block scans the readers live on, behind safe functions, each with a
+//! plain path the tests hold it to.
 //!
 //! Why: the readers and the splitter live on bit tricks (trailing and
-//! leading zero counts, population counts, shifts by a variable). With
-//! BMI1, BMI2, LZCNT and POPCNT each is one instruction; the baseline x86-64
-//! the binary is built for has none of them, and pays two to ten
-//! instructions each. And the newer build reads blocks of usual move lines
-//! with AVX2 explicitly (`reader::usual_block`), which the baseline build
-//! cannot. On one stream, solving runs 71 instructions a move in the newer
-//! build and 110 in the baseline one (callgrind on a 21 MB file). A
-//! judge's host may be an old CPU or a virtual one that hides them, so the
-//! binary cannot require them: it checks.
+//! leading zero counts, population counts, shifts by a variable) and on
+//! classifying 64 bytes at once. With BMI1, BMI2, LZCNT and POPCNT each bit
+//! trick is one instruction, which the baseline x86-64 the binary is built
+//! for lacks; with AVX2 a block of usual move lines is read in one vector
+//! pass. A judge's host may be an old CPU or a virtual one that hides them,
+//! so the binary cannot require them: [`dispatch`] checks once, and runs a
+//! hot loop ([`Kernel`]) compiled for the CPU found. The loop learns which
+//! build it is in from its [`Cpu`] type, and only a [`Newer`] value, which
+//! nothing outside this module can make, lets it reach the AVX2 paths.
 //!
-//! `TICTACTOE_CPU=baseline` in the environment keeps to the baseline code,
+//! `TICTACTOE_CPU=baseline` in the environment keeps to the baseline build,
 //! for a suspected CPU-specific problem and for the tests that hold the two
-//! builds of the loops to the same output.
+//! builds to the same output.
 
-pub mod usual_block;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
-/// The features the second build of each hot loop is compiled for, as
-/// `#[target_feature(enable = ...)]` spells them (which takes no constant).
-pub const NEWER_FEATURES: &str = "avx2,bmi1,bmi2,lzcnt,popcnt";
+/// Bytes classified at once.
+pub const BLOCK: usize = 64;
 
-/// Whether this CPU has every one of [`NEWER_FEATURES`], and the
-/// environment does not ask for the baseline. Found once.
-///
-/// Each hot loop is an `#[inline(always)]` function with two callers: a
-/// wrapper compiled with `#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]`,
-/// called when this is true, and a plain one. (A generic wrapper taking a
-/// closure would not do: the loop is inlined into the closure first, and
-/// the closure, grown large, is then not inlined into the wrapper.)
+/// Bytes that must be buffered from a block's start: a token's 8-byte word
+/// may begin at the block's last byte.
+pub const WINDOW: usize = BLOCK + 8;
+
+/// Values [`take_usual_lines`] may store past the last line it reads: room
+/// its caller leaves at the end of `out`.
+pub const SLACK: usize = 29;
+
+/// Where the bytes of a block are digits, whitespace (space, tab, CR, LF),
+/// spaces (b' ' alone) and LFs: bit i for byte i.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteMasks {
+    /// ASCII digits.
+    pub digits: u64,
+    /// Space, tab, CR and LF: the input formats' whitespace.
+    pub whitespace: u64,
+    /// b' ' alone.
+    pub spaces: u64,
+    /// b'\n'.
+    pub newlines: u64,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Baseline {}
+    impl Sealed for super::Newer {}
+}
+
+/// The CPU a hot loop is compiled for: [`Baseline`] or [`Newer`].
+pub trait Cpu: Copy + sealed::Sealed {
+    /// Whether this is the build for CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    const NEWER: bool;
+}
+
+/// Any x86-64 CPU (or any other architecture): no feature beyond the target's own.
+#[derive(Clone, Copy, Debug)]
+pub struct Baseline;
+
+/// Proof that the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT: only
+/// [`dispatch`] makes one, after checking.
+#[derive(Clone, Copy, Debug)]
+pub struct Newer {
+    _checked: (),
+}
+
+impl Cpu for Baseline {
+    const NEWER: bool = false;
+}
+
+impl Cpu for Newer {
+    const NEWER: bool = true;
+}
+
+/// A hot loop, compiled once for each [`Cpu`] and chosen at run time by [`dispatch`].
+pub trait Kernel {
+    /// What the loop gives back.
+    type Output;
+    /// Runs the loop. Implementations are `#[inline(always)]`, so that the
+    /// loop is compiled into each build with that build's features.
+    fn run<C: Cpu>(self, cpu: C) -> Self::Output;
+}
+
+/// Runs `kernel` in the build for this CPU: [`Newer`] when it has the
+/// features and the environment does not ask for the baseline.
 #[inline]
+pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
+    #[cfg(target_arch = "x86_64")]
+    if has_newer_features() {
+        // SAFETY: the CPU has every feature `run_newer` is compiled for.
+        return unsafe { run_newer(kernel) };
+    }
+    kernel.run(Baseline)
+}
+
+/// [`dispatch`]'s newer build. (A generic wrapper taking a closure would not
+/// do: the loop is inlined into the closure first, and the closure, grown
+/// large, is then not inlined into the wrapper. A trait method marked
+/// `#[inline(always)]` is inlined here directly.)
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn run_newer<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Newer { _checked: () })
+}
+
+/// Whether this CPU has every feature of the newer build, and the
+/// environment does not ask for the baseline. Found once.
 pub fn has_newer_features() -> bool {
     static CHOICE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *CHOICE.get_or_init(|| {
@@ -51,19 +130,102 @@ fn detected() -> bool {
     false
 }
 
+/// The masks of the first [`BLOCK`] bytes of `bytes`: AVX2 in the newer
+/// build, SSE2 in the baseline one on x86-64, byte by byte elsewhere.
+#[inline(always)]
+pub fn byte_masks<C: Cpu, const N: usize>(cpu: C, bytes: &[u8; N]) -> ByteMasks {
+    let _ = cpu;
+    const { assert!(N >= BLOCK, "a block scan needs a whole block") };
+    let Some(block) = bytes.first_chunk::<BLOCK>() else {
+        unreachable!("N is at least BLOCK")
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        if C::NEWER {
+            // SAFETY: a `Newer` value exists only on a CPU with AVX2.
+            return unsafe { x86::masks_avx2(block) };
+        }
+        x86::masks_sse2(block)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    byte_masks_plain(block)
+}
+
+/// [`byte_masks`], byte by byte: the portable path, and the tests' oracle.
+pub fn byte_masks_plain(block: &[u8; BLOCK]) -> ByteMasks {
+    let bit = |i: usize, yes: bool| u64::from(yes) << i;
+    block
+        .iter()
+        .enumerate()
+        .fold(ByteMasks::default(), |masks, (i, &byte)| ByteMasks {
+            digits: masks.digits | bit(i, byte.is_ascii_digit()),
+            whitespace: masks.whitespace | bit(i, matches!(byte, b' ' | b'\n' | b'\r' | b'\t')),
+            spaces: masks.spaces | bit(i, byte == b' '),
+            newlines: masks.newlines | bit(i, byte == b'\n'),
+        })
+}
+
+/// Reads, in one vector pass, the first lines of the block in `window` that
+/// hold exactly three tokens each, at most `most` of them, into `out` as
+/// row, column and player; the block (byte 0 an LF) must have been found
+/// usual by the caller: nothing but digits, single spaces and LFs, no token
+/// of more than two digits, one digit before each LF. Returns how many
+/// lines it read and the offset of the LF that ends the last one; zero
+/// lines when the first line does not hold three tokens and, if
+/// `CANONICAL`, when any number of the block's lines has a leading zero.
+///
+/// `None` in a build without AVX2: the caller reads the lines one by one.
+/// `out` must hold 3 x `most` + [`SLACK`] values, `most` at least 1; what
+/// lies past the lines read is overwritten.
+#[inline(always)]
+pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
+    cpu: C,
+    window: &[u8; WINDOW],
+    masks: &ByteMasks,
+    out: &mut [u32],
+    most: usize,
+) -> Option<(usize, usize)> {
+    let _ = cpu;
+    #[cfg(target_arch = "x86_64")]
+    if C::NEWER && out.len() >= 3 * most + SLACK && most > 0 {
+        // SAFETY: a `Newer` value exists only on a CPU with AVX2; `out`
+        // has the room the function writes into.
+        return Some(unsafe { x86::take_lines::<CANONICAL>(window, masks, out, most) });
+    }
+    let _ = (window, masks, out, most);
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    #[test]
-    fn the_feature_list_is_the_one_the_wrappers_enable() {
-        for source in [
-            include_str!("../pipeline/parallel.rs"),
-            include_str!("../format/coding_ninjas/split.rs"),
-            include_str!("../judging/validate/mod.rs"),
-        ] {
-            let enable = format!("#[target_feature(enable = \"{NEWER_FEATURES}\")]");
-            assert!(source.contains(&enable), "a wrapper enables other features");
+    /// Every build this machine can run.
+    fn each_build(mut check: impl FnMut(&dyn Fn(&[u8; BLOCK]) -> ByteMasks)) {
+        check(&|block| byte_masks(Baseline, block));
+        struct Masks<'a>(&'a [u8; BLOCK]);
+        impl Kernel for Masks<'_> {
+            type Output = ByteMasks;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> ByteMasks {
+                byte_masks(cpu, self.0)
+            }
+        }
+        check(&|block| dispatch(Masks(block)));
+    }
+
+    proptest! {
+        #[test]
+        fn every_build_classifies_bytes_as_the_plain_path_does(
+            text in proptest::collection::vec(
+                prop_oneof![any::<u8>(), proptest::sample::select(b"0123456789 \n\r\t/:".to_vec())],
+                BLOCK,
+            ),
+        ) {
+            let block: &[u8; BLOCK] = text[..].try_into().expect("a block");
+            let plain = byte_masks_plain(block);
+            each_build(|masks| assert_eq!(masks(block), plain));
         }
     }
 }

@@ -6,11 +6,10 @@
 //! turns the engine's refusal into an error pointing at the right token.
 
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
-use crate::format::bytes::{
-    BlockTokens, Chunks, Scanned, is_space, parse_move_line, scan_int, window_at,
-};
+use crate::format::bytes::{BlockTokens, Chunks, Scanned, is_space, scan_int, window_at};
+use crate::format::lines::{BATCH, Moves, read_usual_lines};
 use crate::game::{BoardSize, MoveError, MoveField};
-use crate::simd::usual_block;
+use crate::simd::Cpu;
 use std::io::Read;
 
 /// A case's header, checked.
@@ -33,15 +32,11 @@ pub struct Move {
     pub player: i64,
 }
 
-/// Moves read, played and written at a time.
-pub const BATCH: usize = 256;
-
 /// Moves read in one go by [`Reader::fill_batch`], with where they start.
+#[derive(Default)]
 pub struct MoveBatch {
     /// Row, column and player of each move; only the first `len` are read.
-    /// The spare moves at the end are room the block reader writes past
-    /// its last move into ([`usual_block::SLACK`]).
-    moves: [[u32; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
+    moves: Moves,
     /// An absolute offset with only space between it and the first move's
     /// row token: where the moves' tokens are found again for an error.
     from: u64,
@@ -51,21 +46,10 @@ pub struct MoveBatch {
     first: u64,
 }
 
-impl Default for MoveBatch {
-    fn default() -> MoveBatch {
-        MoveBatch {
-            moves: [[0; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
-            from: 0,
-            len: 0,
-            first: 0,
-        }
-    }
-}
-
 impl MoveBatch {
     /// The moves read: row, column, player.
     pub fn moves(&self) -> &[[u32; 3]] {
-        &self.moves[..self.len]
+        &self.moves.0[..self.len]
     }
 }
 
@@ -226,10 +210,10 @@ impl<R: Read> Reader<R> {
     /// [`next_move`]: Reader::next_move
     /// [`reject_in_batch`]: Reader::reject_in_batch
     #[inline(always)]
-    pub fn fill_batch<const AVX2: bool>(&mut self, batch: &mut MoveBatch, left: u64) -> usize {
+    pub fn fill_batch<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, left: u64) -> usize {
         let want = left.min(BATCH as u64) as usize;
         batch.from = self.chunks.offset_of(self.chunks.pos);
-        let mut got = self.fill_lines::<AVX2>(batch, want);
+        let mut got = self.fill_lines(cpu, batch, want);
         if got == 0 {
             got = self.fill_tokens(batch, want);
         }
@@ -239,75 +223,13 @@ impl<R: Read> Reader<R> {
         got
     }
 
-    /// Reads moves written one per line the usual way ([`parse_move_line`])
-    /// while they last, starting at the LF the reading position is on.
+    /// Reads moves written one per line the usual way while they last,
+    /// starting at the LF the reading position is on.
     #[inline(always)]
-    fn fill_lines<const AVX2: bool>(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
-        let bytes = self.chunks.bytes();
-        // The LF that ends the line before the next move's.
-        let mut last_newline = self.chunks.pos;
-        let mut got = 0;
-        'blocks: while got < want {
-            let at = last_newline;
-            let Some(window) = window_at(bytes, at) else {
-                break;
-            };
-            // Lines are read off the LFs of whole blocks, so no line waits
-            // for the one before it to be read.
-            // SAFETY: `AVX2` is true only in the build for CPUs with it.
-            let masks = unsafe { usual_block::masks::<AVX2>(window) };
-            let mut newlines = masks.newlines;
-            if newlines & 1 == 0 {
-                break;
-            }
-            let usual = masks.all_usual();
-            #[cfg(target_arch = "x86_64")]
-            if AVX2 && usual {
-                let out = &mut batch.moves.as_flattened_mut()[3 * got..];
-                // SAFETY: `AVX2` is true only in the build for CPUs with it;
-                // `out` holds the slack past the batch's last move.
-                let (taken, end) =
-                    unsafe { usual_block::take_lines::<false>(window, &masks, out, want - got) };
-                if taken > 0 {
-                    got += taken;
-                    last_newline = at + end;
-                    if got == want {
-                        break 'blocks;
-                    }
-                    continue 'blocks;
-                }
-            }
-            loop {
-                let line_start = newlines.trailing_zeros() as usize + 1;
-                newlines &= newlines - 1;
-                if newlines == 0 {
-                    // The line runs past the block: a new block from its LF,
-                    // unless the line is longer than a block.
-                    if line_start == 1 {
-                        break 'blocks;
-                    }
-                    continue 'blocks;
-                }
-                let line_end = newlines.trailing_zeros() as usize;
-                let mut word = [0; 8];
-                word.copy_from_slice(&window[line_start..line_start + 8]);
-                let word = u64::from_le_bytes(word);
-                let read = if usual {
-                    masks.move_at(word, (line_start - 1) as u32, line_end as u32)
-                } else {
-                    parse_move_line(word, line_end + 1 - line_start)
-                };
-                let Some(played) = read else {
-                    break 'blocks;
-                };
-                batch.moves[got] = played;
-                last_newline = at + line_end;
-                got += 1;
-                if got == want {
-                    break 'blocks;
-                }
-            }
-        }
+    fn fill_lines<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, want: usize) -> usize {
+        let start = self.chunks.pos;
+        let (got, last_newline) =
+            read_usual_lines::<C, false>(cpu, self.chunks.bytes(), start, &mut batch.moves, want);
         if got > 0 {
             // The block's tokens lie behind the reading position now.
             self.block = BlockTokens::default();
@@ -326,7 +248,7 @@ impl<R: Read> Reader<R> {
         let mut pos = self.chunks.pos;
         let mut window = window_at(bytes, at);
         let mut got = 0;
-        for slot in &mut batch.moves[..want] {
+        for slot in &mut batch.moves.0[..want] {
             if !block.has_move() {
                 window = window_at(bytes, pos);
                 block = window.map_or_else(BlockTokens::default, BlockTokens::find);

@@ -11,6 +11,7 @@
 
 use super::read::PartCases;
 use crate::format::bytes::{BLOCK, CHUNK, Resume, Scanned, is_space, read_into, scan_int};
+use crate::simd::{self, Cpu, Kernel, dispatch};
 use std::io::{self, Read};
 
 /// A part is cut at the first case start past this many bytes, by default.
@@ -244,30 +245,26 @@ impl<R: Read> Splitter<R> {
 
     /// Passes `skip` token starts and finds the next one.
     fn find(&mut self, skip: u64) -> io::Result<Found> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::simd::has_newer_features() {
-            // SAFETY: the CPU has the features `find_newer` is built for.
-            return unsafe { self.find_newer(skip) };
+        struct Find<'a, R>(&'a mut Splitter<R>, u64);
+        impl<R: Read> Kernel for Find<'_, R> {
+            type Output = io::Result<Found>;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> io::Result<Found> {
+                self.0.find_inline(cpu, self.1)
+            }
         }
-        self.find_inline(skip)
+        dispatch(Find(self, skip))
     }
 
-    /// [`Splitter::find`] for CPUs with [`crate::simd::NEWER_FEATURES`].
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn find_newer(&mut self, skip: u64) -> io::Result<Found> {
-        self.find_inline(skip)
-    }
-
-    /// [`Splitter::find`], inlined into its two builds.
+    /// [`Splitter::find`], inlined into each build of [`dispatch`].
     #[inline(always)]
-    fn find_inline(&mut self, mut skip: u64) -> io::Result<Found> {
+    fn find_inline<C: Cpu>(&mut self, cpu: C, mut skip: u64) -> io::Result<Found> {
         loop {
             while let Some(block) = self.buf[..self.end]
                 .get(self.scanned..self.scanned + BLOCK)
                 .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
             {
-                let tokens = !space_mask(block);
+                let tokens = !simd::byte_masks(cpu, block).whitespace;
                 let starts = tokens & !((tokens << 1) | u64::from(self.in_token));
                 let count = u64::from(starts.count_ones());
                 if count > skip {
@@ -342,39 +339,5 @@ impl<R: Read> Splitter<R> {
             &mut self.end,
             &mut self.eof,
         )
-    }
-}
-
-/// Bit i set when byte i of `block` is a space ([`is_space`]).
-#[inline(always)]
-fn space_mask(block: &[u8; BLOCK]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        };
-        let mut mask = 0u64;
-        for lane in 0..BLOCK / 16 {
-            let chunk = &block[lane * 16..lane * 16 + 16];
-            // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` holds the
-            // 16 bytes an unaligned load reads.
-            let lane_mask = unsafe {
-                let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
-                let is = |byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
-                _mm_movemask_epi8(_mm_or_si128(
-                    _mm_or_si128(is(b' '), is(b'\n')),
-                    _mm_or_si128(is(b'\r'), is(b'\t')),
-                ))
-            };
-            mask |= u64::from(lane_mask as u16) << (lane * 16);
-        }
-        mask
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        block
-            .iter()
-            .enumerate()
-            .fold(0, |mask, (i, &byte)| mask | u64::from(is_space(byte)) << i)
     }
 }

@@ -12,8 +12,9 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::format::bytes::{Resume, read_into, window_at};
-use crate::simd::usual_block;
+use crate::format::bytes::{Resume, read_into};
+use crate::format::lines::{Moves, read_usual_lines};
+use crate::simd::Cpu;
 use std::io::{self, Read};
 
 /// Bytes asked for per `read` call.
@@ -108,28 +109,6 @@ pub struct Field {
 #[inline(always)]
 fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
-}
-
-/// Move lines read at a time by [`StrictReader::canonical_moves`].
-pub const BATCH: usize = 256;
-
-/// Canonical move lines read in one go.
-pub struct MoveLines {
-    /// Row, column and player of each line. The spare moves at the end
-    /// are room the block reader writes past its last move into
-    /// ([`usual_block::SLACK`]).
-    pub moves: [[u32; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
-    /// The line the first move is on.
-    pub first_line: u64,
-}
-
-impl Default for MoveLines {
-    fn default() -> MoveLines {
-        MoveLines {
-            moves: [[0; 3]; BATCH + usual_block::SLACK.div_ceil(3)],
-            first_line: 0,
-        }
-    }
 }
 
 /// A streaming strict reader over an input.
@@ -245,90 +224,32 @@ impl<R: Read> StrictReader<R> {
     /// Reads up to `want` (at most [`BATCH`]) move lines that are exactly
     /// canonical, `R C P` and an LF with single spaces, no leading zeros
     /// and numbers of one or two digits, while whole blocks of them are
-    /// buffered. Anything else is left to [`field`](Self::field). Returns
-    /// how many it read.
+    /// buffered, into `moves`. Anything else is left to [`field`](Self::field).
+    /// Returns how many it read and the line the first is on.
     ///
-    /// Why: a valid file is all canonical lines, and checked a 64-byte
-    /// block at a time ([`LineMasks`](crate::format::bytes::LineMasks)) they cost a fraction of reading each
+    /// Why: a valid file is all canonical lines, and checked a block at a
+    /// time ([`read_usual_lines`]) they cost a fraction of reading each
     /// token and separator.
     #[inline(always)]
-    pub fn canonical_moves<const AVX2: bool>(
+    pub fn canonical_moves<C: Cpu>(
         &mut self,
-        lines: &mut MoveLines,
+        cpu: C,
+        moves: &mut Moves,
         want: usize,
-    ) -> usize {
-        let want = want.min(BATCH);
-        lines.first_line = self.line;
+    ) -> (usize, u64) {
+        let first_line = self.line;
         // The LF before the next line: blocks start on one.
-        let Some(mut last_newline) = self.pos.checked_sub(1) else {
-            return 0;
+        let Some(start) = self.pos.checked_sub(1) else {
+            return (0, first_line);
         };
-        let mut got = 0;
-        'blocks: while got < want {
-            let at = last_newline;
-            let Some(window) = window_at(&self.buf[..self.end], at) else {
-                break;
-            };
-            // SAFETY: `AVX2` is true only in the build for CPUs with it.
-            let masks = unsafe { usual_block::masks::<AVX2>(window) };
-            if !masks.all_usual() {
-                break;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if AVX2 {
-                let out = &mut lines.moves.as_flattened_mut()[3 * got..];
-                // SAFETY: as above; `out` holds the slack past the batch's
-                // last move.
-                let (taken, end) =
-                    unsafe { usual_block::take_lines::<true>(window, &masks, out, want - got) };
-                if taken > 0 {
-                    got += taken;
-                    last_newline = at + end;
-                    if got == want {
-                        break 'blocks;
-                    }
-                    continue 'blocks;
-                }
-            }
-            let mut newlines = masks.newlines;
-            loop {
-                let start = newlines.trailing_zeros();
-                newlines &= newlines - 1;
-                if newlines == 0 {
-                    if start == 0 {
-                        break 'blocks;
-                    }
-                    continue 'blocks;
-                }
-                let end = newlines.trailing_zeros();
-                let mut word = [0; 8];
-                word.copy_from_slice(&window[start as usize + 1..start as usize + 9]);
-                let word = u64::from_le_bytes(word);
-                let Some(line) = masks.line_at(word, start, end) else {
-                    break 'blocks;
-                };
-                // A two-digit number that starts with 0 is not canonical.
-                let zero_led =
-                    |start: u32, len: u32| len == 2 && (word >> (8 * start)) as u8 == b'0';
-                let row_len = line.column_at - 1;
-                let column_len = line.player_at - line.column_at - 1;
-                if zero_led(0, row_len) || zero_led(line.column_at, column_len) {
-                    break 'blocks;
-                }
-                lines.moves[got] = line.values;
-                last_newline = at + end as usize;
-                got += 1;
-                if got == want {
-                    break 'blocks;
-                }
-            }
-        }
+        let (got, last_newline) =
+            read_usual_lines::<C, true>(cpu, &self.buf[..self.end], start, moves, want);
         if got > 0 {
             self.pos = last_newline + 1;
             self.line += got as u64;
             self.line_start = self.base + self.pos as u64;
         }
-        got
+        (got, first_line)
     }
 
     /// Where the reader stands: the next token, or the end of the input.

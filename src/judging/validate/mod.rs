@@ -15,11 +15,11 @@ pub mod leetcode;
 use crate::error::Position;
 use crate::format::coding_ninjas::read::PartCases;
 use crate::format::coding_ninjas::split::{Next, Part, Splitter};
-use crate::format::coding_ninjas::strict::{
-    BATCH, Field, Layout, MoveLines, Separator, Spot, StrictReader,
-};
+use crate::format::coding_ninjas::strict::{Field, Layout, Separator, Spot, StrictReader};
+use crate::format::lines::{BATCH, Moves};
 use crate::game::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
 use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes};
+use crate::simd::{Cpu, Kernel, dispatch};
 use std::fmt;
 use std::io::{self, Read};
 
@@ -418,6 +418,7 @@ fn run_validator<R: Read>(
     let mut validator = Validator {
         reader,
         lines: Box::default(),
+        first_line: 0,
         limits: *limits,
         max_errors: max_errors.max(1),
         report,
@@ -603,7 +604,9 @@ impl Span {
 struct Validator<R> {
     reader: StrictReader<R>,
     /// Move lines read a block at a time.
-    lines: Box<MoveLines>,
+    lines: Box<Moves>,
+    /// The line the first of `lines` is on.
+    first_line: u64,
     limits: Limits,
     max_errors: usize,
     report: Report,
@@ -615,26 +618,21 @@ struct Validator<R> {
 
 impl<R: Read> Validator<R> {
     fn run(&mut self, span: Span) -> Result<(), Halt> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::simd::has_newer_features() {
-            // SAFETY: the CPU has the features `run_newer` is built for.
-            return unsafe { self.run_newer(span) };
+        struct Run<'a, R>(&'a mut Validator<R>, Span);
+        impl<R: Read> Kernel for Run<'_, R> {
+            type Output = Result<(), Halt>;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> Result<(), Halt> {
+                self.0.run_inline(cpu, self.1)
+            }
         }
-        self.run_inline::<false>(span)
+        dispatch(Run(self, span))
     }
 
-    /// [`Validator::run`] for CPUs with [`crate::simd::NEWER_FEATURES`].
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn run_newer(&mut self, span: Span) -> Result<(), Halt> {
-        self.run_inline::<true>(span)
-    }
-
-    /// [`Validator::run`], inlined into its two builds (`crate::simd`), with
-    /// the loops it calls. `AVX2` says which: the newer one may use AVX2
-    /// explicitly.
+    /// [`Validator::run`], inlined into each build of [`dispatch`] with the
+    /// loops it calls.
     #[inline(always)]
-    fn run_inline<const AVX2: bool>(&mut self, span: Span) -> Result<(), Halt> {
+    fn run_inline<C: Cpu>(&mut self, cpu: C, span: Span) -> Result<(), Halt> {
         let t = match span.count {
             Some(t) => t,
             None => {
@@ -648,7 +646,7 @@ impl<R: Read> Validator<R> {
         for case in span.before + 1..=last {
             self.case = Some(case);
             self.r#move = None;
-            self.run_case::<AVX2>(&mut game)?;
+            self.run_case(cpu, &mut game)?;
         }
         self.case = None;
         self.r#move = None;
@@ -666,7 +664,7 @@ impl<R: Read> Validator<R> {
     }
 
     #[inline(always)]
-    fn run_case<const AVX2: bool>(&mut self, game: &mut TicTacToe) -> Result<(), Halt> {
+    fn run_case<C: Cpu>(&mut self, cpu: C, game: &mut TicTacToe) -> Result<(), Halt> {
         let (n, spot) = self.header("the board size N")?;
         self.check_range("N", n, self.limits.min_n, self.limits.max_n, spot)?;
         let (q, spot) = self.header("the number of moves Q")?;
@@ -683,7 +681,8 @@ impl<R: Read> Validator<R> {
             if board.is_some() {
                 // Canonical lines, read a block at a time.
                 let want = (moves - number).min(BATCH as u64) as usize;
-                let read = self.reader.canonical_moves::<AVX2>(&mut self.lines, want);
+                let (read, first_line) = self.reader.canonical_moves(cpu, &mut self.lines, want);
+                self.first_line = first_line;
                 if read > 0 {
                     self.judge_lines(game, &mut referee, read, number)?;
                     number += read as u64;
@@ -730,7 +729,7 @@ impl<R: Read> Validator<R> {
         read: usize,
         before: u64,
     ) -> Result<(), Halt> {
-        let moves = &self.lines.moves[..read];
+        let moves = &self.lines.0[..read];
         let mut previous = referee
             .previous_player
             .map(|player| u32::from(player.number()));
@@ -761,19 +760,19 @@ impl<R: Read> Validator<R> {
         {
             referee.after_win_reported = true;
             self.r#move = Some(before + won_at as u64 + 2);
-            let line = self.lines.first_line + won_at as u64 + 1;
+            let line = self.first_line + won_at as u64 + 1;
             self.violate(Spot { line, column: 1 }, Rule::AfterWin { winner, at_move })?;
         }
         // The rest one by one: the refused move and whatever follows it.
         for index in played..read {
             self.r#move = Some(before + index as u64 + 1);
-            let [r, c, p] = self.lines.moves[index];
+            let [r, c, p] = self.lines.0[index];
             // A canonical line's numbers have no leading zeros, so where
             // each starts follows from the ones before it.
             let width = |value: u32| if value < 10 { 1u32 } else { 2 };
             let column_at = width(r) + 1;
             let player_at = column_at + width(c) + 1;
-            let line = self.lines.first_line + index as u64;
+            let line = self.first_line + index as u64;
             let play = (i64::from(r), i64::from(c), i64::from(p));
             referee.judge(game, play, |field, rule| {
                 let at = match field {

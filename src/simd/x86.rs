@@ -1,21 +1,79 @@
-//! Every move line of a usual block read at once, with AVX2, for CPUs that have it.
-//!
-//! Why: reading a block's lines one by one costs about 55 instructions a
-//! move (find the line, find its spaces, read its word, pick out three
-//! numbers, check the shape). Here each byte where a token ends gets its
-//! number in a vector pass, the tokens are packed in order with a table of
-//! shuffles, and one compare of the packed tokens' "ends a line" marks
-//! checks that every line holds exactly three. No step looks at a line on
-//! its own, and no branch depends on the digits.
+//! The x86-64 builds of the block scans: SSE2, which every x86-64 CPU has, and AVX2.
 
-use crate::format::bytes::{BLOCK_WINDOW, LineMasks};
-#[cfg(target_arch = "x86_64")]
+use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm_and_si128, _mm_loadl_epi64, _mm_set1_epi8, _mm_shuffle_epi8,
+    __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
+    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_shuffle_epi8,
     _mm_storel_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
     _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16,
     _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_storeu_si256, _mm256_subs_epu8,
 };
+
+/// The masks of the first [`BLOCK`] bytes, 16 at a time: SSE2.
+#[inline(always)]
+pub(super) fn masks_sse2(bytes: &[u8; BLOCK]) -> ByteMasks {
+    let mut masks = ByteMasks::default();
+    for lane in 0..BLOCK / 16 {
+        let chunk = &bytes[lane * 16..lane * 16 + 16];
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics are
+        // available; `chunk` holds the 16 bytes an unaligned load reads.
+        let [digit, whitespace, space, newline] = unsafe {
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            let is = |byte: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8));
+            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
+            let digit = _mm_cmplt_epi8(
+                _mm_add_epi8(bytes, _mm_set1_epi8(0x50)),
+                _mm_set1_epi8(-118),
+            );
+            let (space, newline) = (is(b' '), is(b'\n'));
+            let whitespace = _mm_or_si128(
+                _mm_or_si128(space, newline),
+                _mm_or_si128(is(b'\r'), is(b'\t')),
+            );
+            [digit, whitespace, space, newline].map(|mask| _mm_movemask_epi8(mask) as u16)
+        };
+        let shift = lane * 16;
+        masks.digits |= u64::from(digit) << shift;
+        masks.whitespace |= u64::from(whitespace) << shift;
+        masks.spaces |= u64::from(space) << shift;
+        masks.newlines |= u64::from(newline) << shift;
+    }
+    masks
+}
+
+/// [`masks_sse2`] with 32 bytes to a step instead of 16.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[inline(always)]
+pub(super) unsafe fn masks_avx2(bytes: &[u8; BLOCK]) -> ByteMasks {
+    let mut masks = ByteMasks::default();
+    for half in 0..2 {
+        // SAFETY: `bytes` holds the 32 bytes read; the caller vouches for AVX2.
+        let [digit, whitespace, space, newline] = unsafe {
+            let bytes = _mm256_loadu_si256(bytes.as_ptr().add(32 * half).cast::<__m256i>());
+            let is = |byte: u8| _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(byte as i8));
+            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
+            let digit = _mm256_cmpgt_epi8(
+                _mm256_set1_epi8(-118),
+                _mm256_add_epi8(bytes, _mm256_set1_epi8(0x50)),
+            );
+            let (space, newline) = (is(b' '), is(b'\n'));
+            let whitespace = _mm256_or_si256(
+                _mm256_or_si256(space, newline),
+                _mm256_or_si256(is(b'\r'), is(b'\t')),
+            );
+            [digit, whitespace, space, newline].map(|mask| _mm256_movemask_epi8(mask) as u32)
+        };
+        let shift = 32 * half;
+        masks.digits |= u64::from(digit) << shift;
+        masks.whitespace |= u64::from(whitespace) << shift;
+        masks.spaces |= u64::from(space) << shift;
+        masks.newlines |= u64::from(newline) << shift;
+    }
+    masks
+}
 
 /// Marks a token that ends its line (the player) while tokens are packed.
 /// Numbers are below 100, so the high bit is free.
@@ -30,9 +88,8 @@ const THIRD_TOKENS: u32 = 0x2492_4924;
 /// as needed.
 const STORED: usize = 32;
 
-/// Room [`take_lines`] needs in `out` past the 3 x `most` values it keeps
-/// (which are at least 3).
-pub const SLACK: usize = STORED - 3;
+// The room callers leave past the values kept (at least 3) is what the stores need.
+const _: () = assert!(super::SLACK == STORED - 3);
 
 /// Entry m is a `pshufb` pattern that moves the bytes at the set bits of m
 /// to the front, in order.
@@ -54,59 +111,6 @@ static PACK: [u64; 256] = {
     table
 };
 
-/// [`LineMasks::of`] with 32 bytes to a step instead of 16.
-///
-/// # Safety
-///
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub unsafe fn masks_of(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
-    let mut masks = LineMasks {
-        digits: 0,
-        spaces: 0,
-        newlines: 0,
-    };
-    for half in 0..2 {
-        // SAFETY: the window holds the 32 bytes read; the caller vouches
-        // for AVX2.
-        let (digit, space, newline) = unsafe {
-            let bytes = _mm256_loadu_si256(window.as_ptr().add(32 * half).cast::<__m256i>());
-            // b'0'..=b'9' plus 0x50 wrap to -128..=-119, the only bytes below -118.
-            let digit = _mm256_cmpgt_epi8(
-                _mm256_set1_epi8(-118),
-                _mm256_add_epi8(bytes, _mm256_set1_epi8(0x50)),
-            );
-            let space = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b' ' as i8));
-            let newline = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\n' as i8));
-            (
-                _mm256_movemask_epi8(digit) as u32,
-                _mm256_movemask_epi8(space) as u32,
-                _mm256_movemask_epi8(newline) as u32,
-            )
-        };
-        masks.digits |= u64::from(digit) << (32 * half);
-        masks.spaces |= u64::from(space) << (32 * half);
-        masks.newlines |= u64::from(newline) << (32 * half);
-    }
-    masks
-}
-
-/// The block's masks: [`masks_of`] if `AVX2`, else [`LineMasks::of`].
-///
-/// # Safety
-///
-/// `AVX2` only if the CPU has AVX2.
-#[inline(always)]
-pub unsafe fn masks<const AVX2: bool>(window: &[u8; BLOCK_WINDOW]) -> LineMasks {
-    #[cfg(target_arch = "x86_64")]
-    if AVX2 {
-        // SAFETY: the caller vouches for AVX2.
-        return unsafe { masks_of(window) };
-    }
-    LineMasks::of(window)
-}
-
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
 /// [`LineMasks::all_usual`]) that hold exactly three tokens each, at most
 /// `most` of them, into `out` as row, column and player. Returns how many
@@ -121,18 +125,18 @@ pub unsafe fn masks<const AVX2: bool>(window: &[u8; BLOCK_WINDOW]) -> LineMasks 
 /// # Safety
 ///
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub unsafe fn take_lines<const CANONICAL: bool>(
-    window: &[u8; BLOCK_WINDOW],
-    masks: &LineMasks,
+pub(super) unsafe fn take_lines<const CANONICAL: bool>(
+    window: &[u8; WINDOW],
+    masks: &ByteMasks,
     out: &mut [u32],
     most: usize,
 ) -> (usize, usize) {
-    let LineMasks {
+    let ByteMasks {
         digits,
         spaces,
         newlines,
+        ..
     } = *masks;
     let last_newline = 63 - newlines.leading_zeros() as usize;
     let lines = u64::MAX >> (63 - last_newline);
@@ -230,100 +234,4 @@ pub unsafe fn take_lines<const CANONICAL: bool>(
         }
     }
     (taken, end)
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-    use crate::format::bytes::BLOCK;
-    use proptest::prelude::*;
-
-    /// What [`take_lines`] must find, the plain way: the lines ended by an
-    /// LF inside the block, while each holds three tokens.
-    fn expected(text: &[u8], most: usize) -> (Vec<u32>, usize) {
-        let mut values = Vec::new();
-        let mut end = 0;
-        let mut start = 1;
-        while let Some(length) = text[start..BLOCK].iter().position(|&b| b == b'\n') {
-            let tokens: Vec<u32> = text[start..start + length]
-                .split(|&b| b == b' ')
-                .map(|token| {
-                    std::str::from_utf8(token)
-                        .expect("digits")
-                        .parse()
-                        .expect("a number")
-                })
-                .collect();
-            if tokens.len() != 3 || values.len() == 3 * most {
-                break;
-            }
-            values.extend(tokens);
-            end = start + length;
-            start = end + 1;
-        }
-        (values, end)
-    }
-
-    /// Lines of one- and two-digit tokens, three on most, then any bytes.
-    fn blocks() -> impl Strategy<Value = Vec<u8>> {
-        let token = prop_oneof![
-            (0u32..10).prop_map(|v| v.to_string()),
-            (0u32..100).prop_map(|v| format!("{v:02}"))
-        ];
-        let player = (0u32..10).prop_map(|v| v.to_string());
-        let line = (
-            prop_oneof![6 => Just(2usize), 1 => 0usize..5],
-            proptest::collection::vec(token, 4),
-            player,
-        )
-            .prop_map(|(before, tokens, player)| {
-                let mut line = tokens[..before].join(" ");
-                if before > 0 {
-                    line.push(' ');
-                }
-                line + &player + "\n"
-            });
-        (
-            proptest::collection::vec(line, 0..14),
-            proptest::collection::vec(any::<u8>(), BLOCK_WINDOW),
-        )
-            .prop_map(|(lines, noise)| {
-                let mut text = b"\n".to_vec();
-                text.extend(lines.concat().bytes());
-                text.extend(noise);
-                text.truncate(BLOCK_WINDOW);
-                text
-            })
-    }
-
-    proptest! {
-        #[test]
-        fn the_wide_masks_are_the_narrow_ones(
-            text in proptest::collection::vec(
-                prop_oneof![any::<u8>(), proptest::sample::select(b"0123456789 \n/:".to_vec())],
-                BLOCK_WINDOW,
-            ),
-        ) {
-            prop_assume!(std::is_x86_feature_detected!("avx2"));
-            let window: &[u8; BLOCK_WINDOW] = text[..].try_into().expect("a window");
-            // SAFETY: AVX2 was detected.
-            prop_assert_eq!(unsafe { masks_of(window) }, LineMasks::of(window));
-        }
-
-        #[test]
-        fn blocks_are_read_as_their_lines_read_one_by_one(text in blocks(), most in 1usize..12) {
-            prop_assume!(std::is_x86_feature_detected!("avx2"));
-            let window: &[u8; BLOCK_WINDOW] = text[..].try_into().expect("a window");
-            let masks = LineMasks::of(window);
-            prop_assume!(masks.all_usual());
-            let mut out = vec![u32::MAX; 3 * most + SLACK];
-            // SAFETY: AVX2 was detected.
-            let (taken, end) = unsafe { take_lines::<false>(window, &masks, &mut out, most) };
-            let (values, expected_end) = expected(&text, most);
-            prop_assert_eq!(&out[..3 * taken], &values[..]);
-            if taken > 0 {
-                prop_assert_eq!(end, expected_end);
-            }
-        }
-    }
 }
