@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
 use tictactoe::error::InputName;
-use tictactoe::format::InputFormat;
+use tictactoe::format::Format;
 use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::pipeline::run_stream_as;
 
@@ -145,7 +145,7 @@ fn leetcode_text(cases: &[Case]) -> String {
     text
 }
 
-fn solve(text: &str, format: InputFormat, rules: Rules) -> (String, Option<String>) {
+fn solve(text: &str, format: Option<Format>, rules: Rules) -> (String, Option<String>) {
     let mut out = Vec::new();
     let result = run_stream_as(text.as_bytes(), InputName::Stdin, format, rules, &mut out);
     (
@@ -162,11 +162,11 @@ proptest! {
         let coding_ninjas = coding_ninjas_text(&cases);
         let leetcode = leetcode_text(&cases);
         // Detection needs a first byte: a file of no test cases is empty.
-        let format = if cases.is_empty() { InputFormat::Leetcode } else { InputFormat::Auto };
+        let format = if cases.is_empty() { Some(Format::Leetcode) } else { None };
         for after_win in [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode] {
             for engine in [EngineKind::Counter, EngineKind::Scan] {
                 let rules = Rules { after_win, engine };
-                let (cn_out, cn_error) = solve(&coding_ninjas, InputFormat::CodingNinjas, rules);
+                let (cn_out, cn_error) = solve(&coding_ninjas, Some(Format::CodingNinjas), rules);
                 let (lc_out, lc_error) = solve(&leetcode, format, rules);
                 let expected: Vec<String> = cn_out.lines().map(common::as_leetcode_line).collect();
                 let found: Vec<&str> = lc_out.lines().collect();

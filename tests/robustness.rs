@@ -6,9 +6,10 @@ use proptest::prelude::*;
 use std::io::{self, Read};
 use std::time::Duration;
 use tictactoe::error::{Error, InputName};
+use tictactoe::game::Limits;
 use tictactoe::game::Rules;
 use tictactoe::judging::generate::{self, Spec};
-use tictactoe::judging::validate::{Limits, validate, validate_split};
+use tictactoe::judging::validate::{validate, validate_split};
 use tictactoe::pipeline::parallel::Split;
 use tictactoe::pipeline::run_stream;
 

@@ -5,10 +5,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use tictactoe::pipeline::run_stream_as;
-use tictactoe::format::InputFormat;
+use tictactoe::format::Format;
 use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::error::{Error, InputName};
-use tictactoe::judging::validate::Limits;
+use tictactoe::game::Limits;
 use tictactoe::judging::validate::leetcode::validate_leetcode;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     for after_win in [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode] {
         let rules = Rules { after_win, engine: EngineKind::Counter };
         let mut out = Vec::new();
-        let result = run_stream_as(data, InputName::Stdin, InputFormat::Leetcode, rules, &mut out);
+        let result = run_stream_as(data, InputName::Stdin, Some(Format::Leetcode), rules, &mut out);
         assert!(matches!(result, Ok(()) | Err(Error::Data { .. })), "{result:?}");
         assert!(out.is_empty() || out.ends_with(b"\n"));
         solved_by_default.get_or_insert(result.is_ok());

@@ -7,7 +7,8 @@ use libfuzzer_sys::fuzz_target;
 use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::error::InputName;
 use tictactoe::pipeline::parallel::{self, Split};
-use tictactoe::judging::validate::{Limits, validate_split};
+use tictactoe::game::Limits;
+use tictactoe::judging::validate::validate_split;
 
 fn solve(data: &[u8], rules: Rules, split: Split) -> (Vec<u8>, Option<String>) {
     let mut out = Vec::new();

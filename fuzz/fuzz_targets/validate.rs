@@ -6,7 +6,8 @@ use libfuzzer_sys::fuzz_target;
 use tictactoe::pipeline::run_stream;
 use tictactoe::game::Rules;
 use tictactoe::error::InputName;
-use tictactoe::judging::validate::{Limits, validate};
+use tictactoe::game::Limits;
+use tictactoe::judging::validate::validate;
 
 fuzz_target!(|data: &[u8]| {
     let report = validate(data, &Limits::default(), 20).expect("reading memory cannot fail");

@@ -17,9 +17,9 @@
 use super::{FormatArg, ToArg};
 use crate::error::Error;
 use crate::files::{InputSource, OutputTarget};
+use crate::format::Format;
 use crate::format::cases::{self, OpenCases};
 use crate::format::write::leetcode_transcript;
-use crate::format::{InputFormat, OutputFormat};
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -58,11 +58,11 @@ pub struct ConvertConfig {
     /// The input.
     pub input: InputSource,
     /// The input's format.
-    pub from: InputFormat,
+    pub from: Option<Format>,
     /// Where the converted input goes.
     pub output: OutputTarget,
     /// The format to write.
-    pub to: OutputFormat,
+    pub to: Format,
 }
 
 /// Converts the input. Converting to LeetCode writes each completed test
@@ -73,8 +73,8 @@ pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
     let (_, mut cases) = cases::open(&config.input, config.from)?;
     let mut out = BufWriter::new(output);
     let converted = match config.to {
-        OutputFormat::Leetcode => to_leetcode(&mut cases, &mut out),
-        OutputFormat::CodingNinjas => to_coding_ninjas(&mut cases, &mut out),
+        Format::Leetcode => to_leetcode(&mut cases, &mut out),
+        Format::CodingNinjas => to_coding_ninjas(&mut cases, &mut out),
     };
     let finished = out.flush().map_err(Error::Write);
     converted.and(finished)
@@ -122,12 +122,12 @@ impl ConvertArgs {
             output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
             from: match (self.from, self.to) {
                 (Some(from), _) => from.into_format(),
-                (None, ToArg::Leetcode) => InputFormat::CodingNinjas,
-                (None, ToArg::CodingNinjas) => InputFormat::Leetcode,
+                (None, ToArg::Leetcode) => Some(Format::CodingNinjas),
+                (None, ToArg::CodingNinjas) => Some(Format::Leetcode),
             },
             to: match self.to {
-                ToArg::Leetcode => OutputFormat::Leetcode,
-                ToArg::CodingNinjas => OutputFormat::CodingNinjas,
+                ToArg::Leetcode => Format::Leetcode,
+                ToArg::CodingNinjas => Format::CodingNinjas,
             },
         }
     }

@@ -2,9 +2,9 @@
 
 use super::{AfterWinArg, SpecArgs, ToArg};
 use crate::error::{Error, InputName};
-use crate::format::InputFormat;
+use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
-use crate::judging::generate::{Layout, Spec, write_all_games, write_file_as};
+use crate::judging::generate::{Spec, write_all_games, write_file_as};
 use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::fs::{self, File};
@@ -64,9 +64,9 @@ impl GenArgs {
                 after_win: self.after_win.into(),
                 engine: EngineKind::Counter,
             },
-            layout: match self.format {
-                ToArg::CodingNinjas => Layout::CodingNinjas,
-                ToArg::Leetcode => Layout::Leetcode,
+            format: match self.format {
+                ToArg::CodingNinjas => Format::CodingNinjas,
+                ToArg::Leetcode => Format::Leetcode,
             },
         }
     }
@@ -86,14 +86,14 @@ pub struct GenConfig {
     /// The rules the folder's `.ans` files are computed with.
     pub answer_rules: Rules,
     /// The format the inputs are written in.
-    pub layout: Layout,
+    pub format: Format,
 }
 
 /// Writes what the config asks for. A folder's tests are `01.in`, `02.in`
 /// ... (wider numbers past 99), each with the solver's `.ans`.
 pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
     if let Some(n) = config.all_games {
-        write_all_games(n, config.layout, output).map_err(Error::Write)?;
+        write_all_games(n, config.format, output).map_err(Error::Write)?;
         return Ok(0);
     }
     config
@@ -111,7 +111,7 @@ pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
         ));
     }
     match &config.out_dir {
-        None => write_file_as(&config.spec, 0, config.layout, output).map_err(Error::Write)?,
+        None => write_file_as(&config.spec, 0, config.format, output).map_err(Error::Write)?,
         Some(dir) => write_folder(config, dir)?,
     }
     Ok(0)
@@ -134,9 +134,9 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
             source,
         })?;
         let sink = File::create(&answer).map_err(cannot_create(&answer))?;
-        let format = match config.layout {
-            Layout::CodingNinjas => InputFormat::CodingNinjas,
-            Layout::Leetcode => InputFormat::Leetcode,
+        let format = match config.format {
+            Format::CodingNinjas => Some(Format::CodingNinjas),
+            Format::Leetcode => Some(Format::Leetcode),
         };
         run_stream_as(
             BufReader::new(source),
@@ -154,5 +154,5 @@ fn write_test(config: &GenConfig, number: u64, path: &Path) -> Result<(), Error>
         path: path.to_path_buf(),
         source,
     })?;
-    write_file_as(&config.spec, number, config.layout, file).map_err(Error::Write)
+    write_file_as(&config.spec, number, config.format, file).map_err(Error::Write)
 }

@@ -33,9 +33,9 @@ use validate::{VALIDATE_HELP, ValidateArgs};
 
 use crate::error::Error;
 use crate::files::{self, InputSource, OutputTarget};
-use crate::format::InputFormat;
+use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
-use crate::judging::generate::{Limits, OutcomeMix, Spec};
+use crate::judging::generate::{Bounds, OutcomeMix, Spec};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -199,11 +199,11 @@ enum FormatArg {
 }
 
 impl FormatArg {
-    fn into_format(self) -> InputFormat {
+    fn into_format(self) -> Option<Format> {
         match self {
-            FormatArg::Auto => InputFormat::Auto,
-            FormatArg::CodingNinjas => InputFormat::CodingNinjas,
-            FormatArg::Leetcode => InputFormat::Leetcode,
+            FormatArg::Auto => None,
+            FormatArg::CodingNinjas => Some(Format::CodingNinjas),
+            FormatArg::Leetcode => Some(Format::Leetcode),
         }
     }
 }
@@ -327,8 +327,8 @@ impl SpecArgs {
                 OutcomeArg::Mixed => OutcomeMix::Mixed,
             },
             limits: match self.limits {
-                LimitsArg::Statement => Limits::Statement,
-                LimitsArg::Relaxed => Limits::Relaxed,
+                LimitsArg::Statement => Bounds::Statement,
+                LimitsArg::Relaxed => Bounds::Relaxed,
             },
             play_past_win: self.play_past_win,
         }
@@ -374,7 +374,7 @@ pub fn plain_solve(args: &[OsString]) -> Option<Config> {
         inputs,
         output: OutputTarget::Stdout,
         rules: Rules::default(),
-        format: InputFormat::Auto,
+        format: None,
         threads: 0,
     }))
 }

@@ -6,7 +6,7 @@
 use super::{FormatArg, RulesArgs};
 use crate::error::Error;
 use crate::files::{self, InputSource, OutputTarget};
-use crate::format::InputFormat;
+use crate::format::Format;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use crate::pipeline::{self, parallel::Split};
 use clap::Args;
@@ -82,7 +82,7 @@ pub struct SolveConfig {
     /// The engine and after-win policy.
     pub rules: Rules,
     /// The format of the inputs.
-    pub format: InputFormat,
+    pub format: Option<Format>,
     /// Threads to solve a long Coding Ninjas input on: 1 reads it as one
     /// stream, 0 lets the solver choose.
     pub threads: usize,
@@ -107,7 +107,7 @@ pub fn run(config: &SolveConfig, mut output: impl Write) -> Result<(), Error> {
 
 fn solve_input<W: Write>(
     source: &InputSource,
-    format: InputFormat,
+    format: Option<Format>,
     split: Split,
     game: &mut TicTacToe,
     output: &mut W,

@@ -12,10 +12,11 @@
 use super::SpecArgs;
 use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
+use crate::format::Format;
 use crate::format::answers::{Comparison, Difference, compare};
 use crate::format::board::{self, View};
-use crate::game::{AfterWin, BoardSize, EngineKind, Outcome, Rules, TicTacToe};
-use crate::judging::generate::{Case, CaseWriter, Generator, Layout, Move, Spec};
+use crate::game::{AfterWin, BoardSize, EngineKind, Outcome, Rules, TicTacToe, alternate};
+use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
 use crate::pipeline::run_stream;
@@ -444,9 +445,7 @@ fn interleaved(case: &Case) -> Option<Case> {
 
 /// Whether no player moves twice in a row.
 fn alternates(case: &Case) -> bool {
-    case.moves
-        .windows(2)
-        .all(|pair| pair[0].player != pair[1].player)
+    alternate(case.moves.iter().map(|m| u32::from(m.player)))
 }
 
 /// The spec for search iteration `k`: small boards and few cases first,
@@ -474,7 +473,7 @@ fn grown(spec: &Spec, k: u64) -> Spec {
 /// The cases as an input file.
 fn render(cases: &[Case]) -> Vec<u8> {
     let mut bytes = Vec::new();
-    let mut writer = CaseWriter::new(&mut bytes, Layout::CodingNinjas);
+    let mut writer = CaseWriter::new(&mut bytes, Format::CodingNinjas);
     // Writing to memory cannot fail.
     let _ = writer.header(cases.len() as u64);
     for case in cases {

@@ -2,7 +2,6 @@
 
 use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
-use crate::format::InputFormat;
 use crate::game::{EngineKind, Rules};
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
@@ -203,7 +202,7 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
     run_stream_as(
         BufReader::new(input),
         InputName::Path(test.input.clone()),
-        InputFormat::Auto,
+        None,
         config.rules,
         &mut answer,
     )

@@ -7,7 +7,7 @@
 use super::{FormatArg, RulesArgs};
 use crate::error::{Error, InputName};
 use crate::files::InputSource;
-use crate::format::InputFormat;
+use crate::format::Format;
 use crate::format::board::{View, draw};
 use crate::format::cases;
 use crate::game::{AfterWin, BoardSize, Line, Outcome, Player, Rules, TicTacToe};
@@ -56,7 +56,7 @@ pub struct TraceConfig {
     /// The input.
     pub input: InputSource,
     /// The format of the input.
-    pub format: InputFormat,
+    pub format: Option<Format>,
     /// The 1-based case to replay.
     pub case: u64,
     /// The engine and after-win policy.

@@ -5,11 +5,12 @@
 
 use crate::error::{Error, InputName};
 use crate::files::{self, InputSource};
-use crate::format::InputFormat;
-use crate::format::cases::{self, Detected};
+use crate::format::Format;
+use crate::format::cases::{self};
+use crate::game::Limits;
 use crate::judging::Protocol;
 use crate::judging::validate::leetcode::validate_leetcode;
-use crate::judging::validate::{Limits, Report, validate_split};
+use crate::judging::validate::{Report, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
@@ -46,19 +47,19 @@ pub(super) struct ValidateArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
     /// Fewest test cases T.
-    #[arg(long, value_name = "T", default_value_t = Limits::default().min_t)]
+    #[arg(long, value_name = "T", default_value_t = Limits::STATEMENT.min_t)]
     min_t: u64,
     /// Most test cases T.
-    #[arg(long, value_name = "T", default_value_t = Limits::default().max_t)]
+    #[arg(long, value_name = "T", default_value_t = Limits::STATEMENT.max_t)]
     max_t: u64,
     /// Smallest board size N.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().min_n)]
+    #[arg(long, value_name = "N", default_value_t = Limits::STATEMENT.min_n)]
     min_n: u64,
     /// Largest board size N.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_n)]
+    #[arg(long, value_name = "N", default_value_t = Limits::STATEMENT.max_n)]
     max_n: u64,
     /// Fewest moves Q in a case.
-    #[arg(long, value_name = "Q", default_value_t = Limits::default().min_q)]
+    #[arg(long, value_name = "Q", default_value_t = Limits::STATEMENT.min_q)]
     min_q: u64,
     /// Most moves Q in a case (Q <= N x N always holds).
     #[arg(long, value_name = "Q")]
@@ -124,16 +125,16 @@ pub struct ValidateConfig {
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     let (reader, name) = files::open(&config.input)?;
-    let (format, reader) = cases::resolve(reader, &name, InputFormat::Auto)?;
+    let (format, reader) = cases::resolve(reader, &name, None)?;
     let report = match format {
-        Detected::CodingNinjas => {
+        Format::CodingNinjas => {
             let split = Split {
                 workers: config.threads,
                 ..Split::default()
             };
             validate_split(reader, &config.limits, config.max_errors, split)
         }
-        Detected::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
+        Format::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
     }
     .map_err(|source| Error::Read {
         input: name.clone(),

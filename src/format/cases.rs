@@ -7,21 +7,12 @@
 use crate::error::{Error, InputName};
 use crate::files;
 use crate::files::InputSource;
-use crate::format::InputFormat;
+use crate::format::Format;
 use crate::format::bytes::{is_space, read_some};
 use crate::format::coding_ninjas::read as coding_ninjas;
 use crate::format::leetcode::read as leetcode;
 use crate::game::{BoardSize, Outcome, TicTacToe};
 use std::io::{self, Cursor, Read};
-
-/// The format an input turned out to be in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Detected {
-    /// Coding Ninjas.
-    CodingNinjas,
-    /// LeetCode.
-    Leetcode,
-}
 
 /// An input with the bytes read to detect its format put back in front.
 pub type Peeked<R> = io::Chain<Cursor<Vec<u8>>, R>;
@@ -38,21 +29,21 @@ pub const PEEK_MAX: usize = 1024 * 1024;
 /// that it gets the Coding Ninjas reader's error, and one whose first
 /// [`PEEK_MAX`] bytes are all whitespace). Returns the whole input, nothing
 /// lost.
-pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
+pub fn detect<R: Read>(mut input: R) -> io::Result<(Format, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
     let detected = loop {
         let read = read_some(&mut input, &mut chunk)?;
         if read == 0 || seen.len() >= PEEK_MAX {
             seen.extend_from_slice(&chunk[..read]);
-            break Detected::CodingNinjas;
+            break Format::CodingNinjas;
         }
         seen.extend_from_slice(&chunk[..read]);
         if let Some(&first) = chunk[..read].iter().find(|&&byte| !is_space(byte)) {
             break if first == b'[' {
-                Detected::Leetcode
+                Format::Leetcode
             } else {
-                Detected::CodingNinjas
+                Format::CodingNinjas
             };
         }
     };
@@ -63,13 +54,13 @@ pub fn detect<R: Read>(mut input: R) -> io::Result<(Detected, Peeked<R>)> {
 pub fn resolve<R: Read>(
     input: R,
     name: &InputName,
-    format: InputFormat,
-) -> Result<(Detected, Peeked<R>), Error> {
+    format: Option<Format>,
+) -> Result<(Format, Peeked<R>), Error> {
     let as_is = |detected, input| Ok((detected, Cursor::new(Vec::new()).chain(input)));
     match format {
-        InputFormat::CodingNinjas => as_is(Detected::CodingNinjas, input),
-        InputFormat::Leetcode => as_is(Detected::Leetcode, input),
-        InputFormat::Auto => detect(input).map_err(|source| Error::Read {
+        Some(Format::CodingNinjas) => as_is(Format::CodingNinjas, input),
+        Some(Format::Leetcode) => as_is(Format::Leetcode, input),
+        None => detect(input).map_err(|source| Error::Read {
             input: name.clone(),
             source,
         }),
@@ -110,7 +101,7 @@ pub enum Cases<R: Read> {
 pub type OpenCases = Cases<Peeked<Box<dyn Read>>>;
 
 /// Opens an input and works out its format.
-pub fn open(source: &InputSource, format: InputFormat) -> Result<(Detected, OpenCases), Error> {
+pub fn open(source: &InputSource, format: Option<Format>) -> Result<(Format, OpenCases), Error> {
     let (input, name) = files::open(source)?;
     let (detected, input) = resolve(input, &name, format)?;
     Ok((detected, Cases::new(input, name, detected)))
@@ -118,13 +109,13 @@ pub fn open(source: &InputSource, format: InputFormat) -> Result<(Detected, Open
 
 impl<R: Read> Cases<R> {
     /// Reads `input` as `format`.
-    pub fn new(input: R, name: InputName, format: Detected) -> Cases<R> {
+    pub fn new(input: R, name: InputName, format: Format) -> Cases<R> {
         match format {
-            Detected::CodingNinjas => Cases::CodingNinjas {
+            Format::CodingNinjas => Cases::CodingNinjas {
                 reader: Box::new(coding_ninjas::Reader::new(input, name)),
                 left: 0,
             },
-            Detected::Leetcode => Cases::Leetcode {
+            Format::Leetcode => Cases::Leetcode {
                 reader: Box::new(leetcode::Reader::new(input, name)),
                 moves: Vec::new().into_iter(),
             },
@@ -204,7 +195,7 @@ impl<R: Read> Cases<R> {
 mod tests {
     use super::*;
 
-    fn detected(input: &[u8]) -> (Detected, Vec<u8>) {
+    fn detected(input: &[u8]) -> (Format, Vec<u8>) {
         let (format, mut all) = detect(input).expect("in memory");
         let mut bytes = Vec::new();
         all.read_to_end(&mut bytes).expect("in memory");
@@ -214,26 +205,23 @@ mod tests {
     #[test]
     fn a_leading_bracket_means_leetcode_and_no_byte_is_lost() {
         let input = b" \r\n\t[\"TicTacToe\"]\n[[3]]\n";
-        assert_eq!(detected(input), (Detected::Leetcode, input.to_vec()));
+        assert_eq!(detected(input), (Format::Leetcode, input.to_vec()));
         let input = b"\n1\n3\n0\n";
-        assert_eq!(detected(input), (Detected::CodingNinjas, input.to_vec()));
-        assert_eq!(
-            detected(b"  \n"),
-            (Detected::CodingNinjas, b"  \n".to_vec())
-        );
+        assert_eq!(detected(input), (Format::CodingNinjas, input.to_vec()));
+        assert_eq!(detected(b"  \n"), (Format::CodingNinjas, b"  \n".to_vec()));
     }
 
     #[test]
     fn detection_gives_up_on_endless_whitespace_without_losing_it() {
         let mut input = vec![b'\n'; PEEK_MAX + 3 * PEEK];
         input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
-        assert_eq!(detected(&input), (Detected::CodingNinjas, input.clone()));
+        assert_eq!(detected(&input), (Format::CodingNinjas, input.clone()));
     }
 
     #[test]
     fn detection_reads_past_a_long_run_of_whitespace() {
         let mut input = vec![b' '; 3 * PEEK + 5];
         input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
-        assert_eq!(detected(&input), (Detected::Leetcode, input.clone()));
+        assert_eq!(detected(&input), (Format::Leetcode, input.clone()));
     }
 }

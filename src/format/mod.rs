@@ -9,23 +9,15 @@ pub mod leetcode;
 pub mod lines;
 pub mod write;
 
-/// The format of an input.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum InputFormat {
-    /// LeetCode when the first non-whitespace byte is `[`, else Coding Ninjas.
-    #[default]
-    Auto,
-    /// T, then per case N, Q and Q moves `ROW COL PLAYER`.
-    CodingNinjas,
-    /// Per case two JSON arrays: method names and their arguments.
-    Leetcode,
-}
-
-/// A format to write.
+/// One of the two formats of inputs and answers. Where a format may be
+/// detected, `None` stands for "detect it": LeetCode when the first
+/// non-whitespace byte is `[`, else Coding Ninjas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// The Coding Ninjas batch format.
+pub enum Format {
+    /// T, then per case N, Q and Q moves `ROW COL PLAYER`; answers one line
+    /// of results per case.
     CodingNinjas,
-    /// LeetCode's two-array transcripts.
+    /// Per test case two JSON arrays, the method names and their arguments;
+    /// answers one `[null,...]` line per test case.
     Leetcode,
 }

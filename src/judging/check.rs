@@ -3,7 +3,6 @@
 use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
 use crate::files::{self, InputSource};
-use crate::format::InputFormat;
 use crate::format::answers::{Comparison, Difference, Side, compare};
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::cases;
@@ -140,7 +139,7 @@ fn recomputed<T>(
     let source = InputSource::Path(input.to_path_buf());
     let solver = std::thread::spawn(move || {
         let (input, name) = files::open(&source)?;
-        run_stream_as(input, name, InputFormat::Auto, rules, writer)
+        run_stream_as(input, name, None, rules, writer)
     });
     let compared = compare_with(reader);
     let solved = solver.join().unwrap_or_else(|_| {
@@ -179,7 +178,7 @@ fn explain_move(
     number: u64,
     difference: &Difference,
 ) -> Result<String, Error> {
-    let (_, mut cases) = cases::open(&InputSource::Path(input.to_path_buf()), InputFormat::Auto)?;
+    let (_, mut cases) = cases::open(&InputSource::Path(input.to_path_buf()), None)?;
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
     let mut current = 0;
     while let Some(header) = cases.next_case()? {

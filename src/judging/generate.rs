@@ -12,7 +12,9 @@
 //! their other marks off it, and the result is replayed on the engine to make
 //! sure no line was completed early.
 
+use crate::format::Format;
 use crate::game::{BoardSize, Outcome, Rules, TicTacToe};
+use crate::game::{Limits, MAX_N};
 use rand::seq::SliceRandom;
 use rand::seq::index::sample;
 use rand::{RngExt, SeedableRng};
@@ -20,22 +22,20 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt;
 use std::io::{self, Write};
 
-/// The statement's bounds: 1 <= T <= 100, 3 <= N <= 100 (5 <= Q <= N x N rules out smaller boards).
-pub const STATEMENT_MAX_T: u64 = 100;
+/// The statement's most cases.
+pub const STATEMENT_MAX_T: u64 = Limits::STATEMENT.max_t;
 /// The statement's largest board.
-pub const STATEMENT_MAX_N: u32 = 100;
-/// The smallest board on which the statement's 5 <= Q <= N x N can hold.
-pub const STATEMENT_MIN_N: u32 = 3;
+pub const STATEMENT_MAX_N: u32 = Limits::STATEMENT.max_n as u32;
 /// The statement's fewest moves in a case.
-pub const STATEMENT_MIN_Q: u64 = 5;
+pub const STATEMENT_MIN_Q: u64 = Limits::STATEMENT.min_q;
 /// The most moves per case under relaxed limits unless `--max-moves` says otherwise.
 pub const RELAXED_DEFAULT_MAX_MOVES: u64 = 100_000;
 /// The largest board the solver accepts, and so the largest relaxed board.
-pub const RELAXED_MAX_N: u32 = 1_000_000_000;
+pub const RELAXED_MAX_N: u32 = MAX_N as u32;
 
 /// Which bounds generated files keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Limits {
+pub enum Bounds {
     /// The statement's: T, N and Q as in [`STATEMENT_MAX_T`] and friends.
     #[default]
     Statement,
@@ -74,7 +74,7 @@ pub struct Spec {
     /// The outcome of each case.
     pub outcome: OutcomeMix,
     /// The bounds the file keeps.
-    pub limits: Limits,
+    pub limits: Bounds,
     /// Won games go on after the win (the file then breaks the statement on purpose).
     pub play_past_win: bool,
 }
@@ -88,7 +88,7 @@ impl Default for Spec {
             max_n: 10,
             max_moves: None,
             outcome: OutcomeMix::Mixed,
-            limits: Limits::Statement,
+            limits: Bounds::Statement,
             play_past_win: false,
         }
     }
@@ -134,8 +134,8 @@ impl Spec {
                 OutcomeMix::Mixed => "mixed",
             },
             match self.limits {
-                Limits::Statement => "statement",
-                Limits::Relaxed => "relaxed",
+                Bounds::Statement => "statement",
+                Bounds::Relaxed => "relaxed",
             },
             if self.play_past_win { "yes" } else { "no" },
         )
@@ -144,16 +144,16 @@ impl Spec {
     /// The fewest moves a case may have.
     fn min_moves(&self) -> u64 {
         match self.limits {
-            Limits::Statement => STATEMENT_MIN_Q,
-            Limits::Relaxed => 1,
+            Bounds::Statement => STATEMENT_MIN_Q,
+            Bounds::Relaxed => 1,
         }
     }
 
     /// The most moves a case may have (its board may allow fewer).
     fn move_cap(&self) -> u64 {
         self.max_moves.unwrap_or(match self.limits {
-            Limits::Statement => u64::MAX,
-            Limits::Relaxed => RELAXED_DEFAULT_MAX_MOVES,
+            Bounds::Statement => u64::MAX,
+            Bounds::Relaxed => RELAXED_DEFAULT_MAX_MOVES,
         })
     }
 
@@ -169,7 +169,7 @@ impl Spec {
         if self.cases == 0 {
             return bad("--cases must be at least 1".into());
         }
-        if self.limits == Limits::Statement {
+        if self.limits == Bounds::Statement {
             if self.cases > STATEMENT_MAX_T {
                 return bad(format!(
                     "the statement allows at most {STATEMENT_MAX_T} cases; \
@@ -177,10 +177,11 @@ impl Spec {
                     self.cases
                 ));
             }
-            if self.min_n < STATEMENT_MIN_N {
+            if u64::from(self.min_n) < Limits::STATEMENT.smallest_playable_n() {
                 return bad(format!(
                     "the statement's 5 <= Q <= N x N rules out N = 1 and 2, so --min-n must be \
-                     at least {STATEMENT_MIN_N} (use --limits relaxed for smaller boards)"
+                     at least {} (use --limits relaxed for smaller boards)",
+                    Limits::STATEMENT.smallest_playable_n()
                 ));
             }
             if self.max_n > STATEMENT_MAX_N {
@@ -594,19 +595,9 @@ impl WinLine {
 /// Completed text is written out once this much has gathered.
 const BLOCK: usize = 128 * 1024;
 
-/// The input format a generated file is written in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Layout {
-    /// T, then per case N, Q and the moves.
-    #[default]
-    CodingNinjas,
-    /// Per case LeetCode's two arrays, a blank line between cases.
-    Leetcode,
-}
-
 /// Writes files of cases in the solver's input format, in large blocks.
 pub struct CaseWriter<W: Write> {
-    layout: Layout,
+    format: Format,
     /// Cases written so far.
     cases: u64,
     out: W,
@@ -616,9 +607,9 @@ pub struct CaseWriter<W: Write> {
 
 impl<W: Write> CaseWriter<W> {
     /// A writer onto `out`, which it does not buffer further.
-    pub fn new(out: W, layout: Layout) -> CaseWriter<W> {
+    pub fn new(out: W, format: Format) -> CaseWriter<W> {
         CaseWriter {
-            layout,
+            format,
             cases: 0,
             out,
             buf: Vec::with_capacity(BLOCK + 64),
@@ -642,7 +633,7 @@ impl<W: Write> CaseWriter<W> {
 
     /// Writes T (a LeetCode file does not state it).
     pub fn header(&mut self, cases: u64) -> io::Result<()> {
-        if self.layout == Layout::CodingNinjas {
+        if self.format == Format::CodingNinjas {
             self.number(cases, b'\n');
         }
         self.spill()
@@ -651,7 +642,7 @@ impl<W: Write> CaseWriter<W> {
     /// Writes a case: N, Q, then a line per move; or its LeetCode transcript.
     pub fn case(&mut self, n: u32, moves: &[Move]) -> io::Result<()> {
         self.cases += 1;
-        if self.layout == Layout::Leetcode {
+        if self.format == Format::Leetcode {
             if self.cases > 1 {
                 self.buf.push(b'\n');
             }
@@ -683,12 +674,12 @@ impl<W: Write> CaseWriter<W> {
 
 /// Writes a whole file for `spec`, stream `stream`.
 pub fn write_file(spec: &Spec, stream: u64, out: impl Write) -> io::Result<()> {
-    write_file_as(spec, stream, Layout::CodingNinjas, out)
+    write_file_as(spec, stream, Format::CodingNinjas, out)
 }
 
 /// Writes a whole file for `spec`, stream `stream`, in the given format.
-pub fn write_file_as(spec: &Spec, stream: u64, layout: Layout, out: impl Write) -> io::Result<()> {
-    let mut writer = CaseWriter::new(out, layout);
+pub fn write_file_as(spec: &Spec, stream: u64, format: Format, out: impl Write) -> io::Result<()> {
+    let mut writer = CaseWriter::new(out, format);
     let mut generator = Generator::new(spec, stream);
     writer.header(spec.cases)?;
     for _ in 0..spec.cases {
@@ -768,13 +759,13 @@ impl AllGames {
 }
 
 /// Writes every game of an `n` x `n` board as one file, one case per game.
-pub fn write_all_games(n: u32, layout: Layout, out: impl Write) -> io::Result<()> {
+pub fn write_all_games(n: u32, format: Format, out: impl Write) -> io::Result<()> {
     let mut count = 0u64;
     all_games(n, |_| {
         count += 1;
         Ok::<(), io::Error>(())
     })?;
-    let mut writer = CaseWriter::new(out, layout);
+    let mut writer = CaseWriter::new(out, format);
     writer.header(count)?;
     all_games(n, |moves| writer.case(n, moves))?;
     writer.finish()
@@ -863,14 +854,14 @@ mod tests {
         };
         assert!(no_draw.check().is_err());
         let relaxed_draw = Spec {
-            limits: Limits::Relaxed,
+            limits: Bounds::Relaxed,
             min_n: 1,
             outcome: OutcomeMix::Draw,
             ..Spec::default()
         };
         assert_eq!(relaxed_draw.feasible_sizes(OutcomeMix::Draw), Some((3, 10)));
         let relaxed_huge = Spec {
-            limits: Limits::Relaxed,
+            limits: Bounds::Relaxed,
             min_n: 1_000_000_000,
             max_n: 1_000_000_000,
             cases: 1000,

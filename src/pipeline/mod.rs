@@ -4,8 +4,8 @@ pub mod parallel;
 pub mod pipe;
 
 use crate::error::{Error, InputName};
-use crate::format::InputFormat;
-use crate::format::cases::{self, Detected};
+use crate::format::Format;
+use crate::format::cases::{self};
 use crate::format::leetcode::read as leetcode;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use parallel::Split;
@@ -18,14 +18,14 @@ pub fn run_stream(
     rules: Rules,
     output: impl Write,
 ) -> Result<(), Error> {
-    run_stream_as(input, name, InputFormat::CodingNinjas, rules, output)
+    run_stream_as(input, name, Some(Format::CodingNinjas), rules, output)
 }
 
 /// Solves one input stream in the given format (`Auto` detects it).
 pub fn run_stream_as(
     input: impl Read,
     name: InputName,
-    format: InputFormat,
+    format: Option<Format>,
     rules: Rules,
     mut output: impl Write,
 ) -> Result<(), Error> {
@@ -40,18 +40,18 @@ pub fn run_stream_as(
 pub fn solve_any<W: Write>(
     input: impl Read,
     name: InputName,
-    format: InputFormat,
+    format: Option<Format>,
     split: Split,
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
     match format {
         // The hot path takes the input as it is, with nothing chained in front.
-        InputFormat::CodingNinjas => parallel::solve(input, name, game, output, split),
-        InputFormat::Leetcode => solve_leetcode(input, name, game, output),
-        InputFormat::Auto => match cases::resolve(input, &name, format)? {
-            (Detected::CodingNinjas, input) => parallel::solve(input, name, game, output, split),
-            (Detected::Leetcode, input) => solve_leetcode(input, name, game, output),
+        Some(Format::CodingNinjas) => parallel::solve(input, name, game, output, split),
+        Some(Format::Leetcode) => solve_leetcode(input, name, game, output),
+        None => match cases::resolve(input, &name, format)? {
+            (Format::CodingNinjas, input) => parallel::solve(input, name, game, output, split),
+            (Format::Leetcode, input) => solve_leetcode(input, name, game, output),
         },
     }
 }

@@ -7,7 +7,8 @@
 
 use super::leetcode::Lines;
 use super::read::{AnswerReader, Item};
-use crate::format::cases::{Detected, detect};
+use crate::format::Format;
+use crate::format::cases::detect;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -206,8 +207,8 @@ pub enum Side {
 pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
     let (format, expected) = detect(expected).map_err(Side::Expected)?;
     match format {
-        Detected::CodingNinjas => compare_lines(expected, found),
-        Detected::Leetcode => compare_lines(Lines::new(expected), Lines::new(found)),
+        Format::CodingNinjas => compare_lines(expected, found),
+        Format::Leetcode => compare_lines(Lines::new(expected), Lines::new(found)),
     }
 }
 

@@ -6,10 +6,11 @@
 //! names, each call's arity), T, N and Q against the limits, and every move
 //! against the game.
 
-use super::{Limits, Referee, Report, Rule, Violation, q_rule, range_rule, referee_rules};
+use super::{Report, Rule, Violation, q_rule, range_rule};
 use crate::error::{Error, InputName, Position};
 use crate::format::leetcode::read::Reader;
 use crate::game::{BoardSize, TicTacToe};
+use crate::game::{Limits, Referee};
 use std::io::{self, Read};
 
 /// Validates a LeetCode transcript. Like [`super::validate`], it lists every
@@ -22,7 +23,7 @@ pub fn validate_leetcode(
 ) -> io::Result<Report> {
     let mut reader = Reader::new(input, InputName::Stdin);
     let mut report = Report::empty();
-    let mut game = TicTacToe::with_rules(BoardSize::MIN, referee_rules());
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, Referee::rules());
     let mut cases = 0u64;
     loop {
         let case = match reader.next_case() {
@@ -63,7 +64,13 @@ pub fn validate_leetcode(
                 (played.row, played.col, played.player),
                 |field, rule| {
                     let position = reader.position(played.offset(field), Some(played.number));
-                    match report.add(Violation { position, rule }, max_errors) {
+                    match report.add(
+                        Violation {
+                            position,
+                            rule: rule.into(),
+                        },
+                        max_errors,
+                    ) {
                         true => Ok(()),
                         false => Err(()),
                     }

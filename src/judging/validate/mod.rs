@@ -17,42 +17,11 @@ use crate::format::coding_ninjas::read::PartCases;
 use crate::format::coding_ninjas::split::{Next, Part, Splitter};
 use crate::format::coding_ninjas::strict::{Field, Layout, Separator, Spot, StrictReader};
 use crate::format::lines::{BATCH, Moves};
-use crate::game::{AfterWin, BoardSize, MoveError, MoveField, Player, Rules, TicTacToe};
+use crate::game::{BoardSize, Breach, Limits, MoveError, MoveField, Player, Referee, TicTacToe};
 use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::fmt;
 use std::io::{self, Read};
-
-/// The bounds a file must keep. The defaults are the statement's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Fewest test cases.
-    pub min_t: u64,
-    /// Most test cases.
-    pub max_t: u64,
-    /// Smallest board.
-    pub min_n: u64,
-    /// Largest board.
-    pub max_n: u64,
-    /// Fewest moves in a case.
-    pub min_q: u64,
-    /// Most moves in a case, besides Q <= N x N, which always holds.
-    pub max_q: Option<u64>,
-}
-
-impl Default for Limits {
-    /// 1 <= T <= 100, 1 <= N <= 100, 5 <= Q <= N x N.
-    fn default() -> Limits {
-        Limits {
-            min_t: 1,
-            max_t: 100,
-            min_n: 1,
-            max_n: 100,
-            min_q: 5,
-            max_q: None,
-        }
-    }
-}
 
 /// A rule a file breaks.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -132,6 +101,18 @@ pub enum Rule {
     /// arity); nothing after it can be read.
     #[error("{0}")]
     Format(String),
+}
+
+impl From<Breach> for Rule {
+    fn from(breach: Breach) -> Rule {
+        match breach {
+            Breach::Move(why) => Rule::Move(why),
+            Breach::NotAlternating { player } => Rule::NotAlternating {
+                player: player.number(),
+            },
+            Breach::AfterWin { winner, at_move } => Rule::AfterWin { winner, at_move },
+        }
+    }
 }
 
 /// One violation: where, and which rule.
@@ -218,7 +199,7 @@ pub(crate) fn q_rule(limits: &Limits, q: i64, n: i64) -> Option<Rule> {
             n,
             cells,
             min_q,
-            smallest: (1..).find(|&k: &u64| k * k >= min_q).unwrap_or(1),
+            smallest: limits.smallest_playable_n(),
         },
         Ok(found) if found > cells => Rule::TooManyMoves { q, n, cells },
         Ok(found) if (min_q..=max_q).contains(&found) => return None,
@@ -229,53 +210,6 @@ pub(crate) fn q_rule(limits: &Limits, q: i64, n: i64) -> Option<Rule> {
             max: max_q,
         },
     })
-}
-
-/// The guarantees a game's moves must keep, whatever the format: each move
-/// to an empty cell on the board by player 1 or 2, players alternating, no
-/// move after a win (reported once a case).
-#[derive(Default)]
-pub(crate) struct Referee {
-    previous_player: Option<Player>,
-    after_win_reported: bool,
-}
-
-impl Referee {
-    /// Plays a move on `game` (which lets play go on after a win) and
-    /// reports each rule it breaks with the field it is about, in column order.
-    pub(crate) fn judge<E>(
-        &mut self,
-        game: &mut TicTacToe,
-        (row, col, player): (i64, i64, i64),
-        mut report: impl FnMut(MoveField, Rule) -> Result<(), E>,
-    ) -> Result<(), E> {
-        if let (Some((winner, at_move)), false) = (game.winner(), self.after_win_reported) {
-            self.after_win_reported = true;
-            report(MoveField::Row, Rule::AfterWin { winner, at_move })?;
-        }
-        if let Err(why) = game.play(row, col, player) {
-            report(why.field(), why.into())?;
-        }
-        if let Some(mover) = Player::from_number(player) {
-            if self.previous_player == Some(mover) {
-                let rule = Rule::NotAlternating {
-                    player: mover.number(),
-                };
-                report(MoveField::Player, rule)?;
-            }
-            self.previous_player = Some(mover);
-        }
-        Ok(())
-    }
-}
-
-/// The rules `validate` leaves to the engine, played on in every case so
-/// that moves after a win are still checked.
-pub(crate) fn referee_rules() -> Rules {
-    Rules {
-        after_win: AfterWin::Continue,
-        ..Rules::default()
-    }
 }
 
 impl fmt::Display for Summary {
@@ -641,7 +575,7 @@ impl<R: Read> Validator<R> {
                 t
             }
         };
-        let mut game = TicTacToe::with_rules(BoardSize::MIN, referee_rules());
+        let mut game = TicTacToe::with_rules(BoardSize::MIN, Referee::rules());
         let last = span.last.unwrap_or(u64::try_from(t).unwrap_or(0));
         for case in span.before + 1..=last {
             self.case = Some(case);
@@ -707,7 +641,7 @@ impl<R: Read> Validator<R> {
                     MoveField::Column => col.spot,
                     MoveField::Player => player.spot,
                 };
-                self.violate(spot, rule)
+                self.violate(spot, rule.into())
             })?;
         }
         self.r#move = None;
@@ -730,14 +664,7 @@ impl<R: Read> Validator<R> {
         before: u64,
     ) -> Result<(), Halt> {
         let moves = &self.lines.0[..read];
-        let mut previous = referee
-            .previous_player
-            .map(|player| u32::from(player.number()));
-        let alternating = moves.iter().all(|&[_, _, player]| {
-            let changed = previous != Some(player);
-            previous = Some(player);
-            changed
-        });
+        let alternating = referee.would_alternate(moves.iter().map(|&[_, _, player]| player));
         let mut outcomes = [0; BATCH];
         let clean = alternating && game.winner().is_none();
         let played = if clean {
@@ -749,8 +676,7 @@ impl<R: Read> Validator<R> {
             0
         };
         if played > 0 {
-            let player = moves[played - 1][2];
-            referee.previous_player = Player::from_number(i64::from(player));
+            referee.played(moves[played - 1][2], false);
         }
         // Moves played in the batch: the only thing to report is a move
         // after the first win, at the move after it.
@@ -758,7 +684,7 @@ impl<R: Read> Validator<R> {
         if let (Some(won_at), Some((winner, at_move))) = (won_at, game.winner())
             && won_at + 1 < read
         {
-            referee.after_win_reported = true;
+            referee.played(moves[played - 1][2], true);
             self.r#move = Some(before + won_at as u64 + 2);
             let line = self.first_line + won_at as u64 + 1;
             self.violate(Spot { line, column: 1 }, Rule::AfterWin { winner, at_move })?;
@@ -781,7 +707,7 @@ impl<R: Read> Validator<R> {
                     MoveField::Player => player_at,
                 };
                 let column = u64::from(at) + 1;
-                self.violate(Spot { line, column }, rule)
+                self.violate(Spot { line, column }, rule.into())
             })?;
         }
         Ok(())

@@ -1,0 +1,94 @@
+//! The statement's guarantees about a game's moves, judged in one place:
+//! every move to an empty cell on the board by player 1 or 2, players
+//! alternating, no move after a win. `validate` reports what breaks them;
+//! `stress` keeps its inputs within them.
+
+use super::{AfterWin, MoveError, MoveField, Player, Rules, TicTacToe};
+
+/// A guarantee a move breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Breach {
+    /// Off the board, by no player, or onto a taken cell.
+    Move(MoveError),
+    /// The same player twice in a row.
+    NotAlternating {
+        /// The player who moved again.
+        player: Player,
+    },
+    /// A move after the case was won.
+    AfterWin {
+        /// Who won.
+        winner: Player,
+        /// The winning move.
+        at_move: u64,
+    },
+}
+
+/// Judges the moves of one game, in order.
+#[derive(Debug, Default)]
+pub struct Referee {
+    previous_player: Option<Player>,
+    after_win_reported: bool,
+}
+
+impl Referee {
+    /// The rules the referee's game is played by: play goes on after a win,
+    /// so that the moves after it are still judged.
+    pub fn rules() -> Rules {
+        Rules {
+            after_win: AfterWin::Continue,
+            ..Rules::default()
+        }
+    }
+
+    /// Plays a move on `game` (played by [`Referee::rules`]) and reports
+    /// each guarantee it breaks with the field it is about, in column order;
+    /// a move after a win is reported once a game.
+    pub fn judge<E>(
+        &mut self,
+        game: &mut TicTacToe,
+        (row, col, player): (i64, i64, i64),
+        mut report: impl FnMut(MoveField, Breach) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if let (Some((winner, at_move)), false) = (game.winner(), self.after_win_reported) {
+            self.after_win_reported = true;
+            report(MoveField::Row, Breach::AfterWin { winner, at_move })?;
+        }
+        if let Err(why) = game.play(row, col, player) {
+            report(why.field(), Breach::Move(why))?;
+        }
+        if let Some(mover) = Player::from_number(player) {
+            if self.previous_player == Some(mover) {
+                report(MoveField::Player, Breach::NotAlternating { player: mover })?;
+            }
+            self.previous_player = Some(mover);
+        }
+        Ok(())
+    }
+
+    /// Whether moves by `players`, after those judged so far, alternate.
+    pub fn would_alternate(&self, players: impl IntoIterator<Item = u32>) -> bool {
+        let previous = self
+            .previous_player
+            .map(|player| u32::from(player.number()));
+        alternate(previous.into_iter().chain(players))
+    }
+
+    /// Takes note of moves played without [`Referee::judge`] (a batch found
+    /// clean), the last of them by `last_player`, and of whether a move
+    /// after a win among them was reported.
+    pub fn played(&mut self, last_player: u32, after_win_reported: bool) {
+        self.previous_player = Player::from_number(i64::from(last_player));
+        self.after_win_reported |= after_win_reported;
+    }
+}
+
+/// Whether no player moves twice in a row.
+pub fn alternate(players: impl IntoIterator<Item = u32>) -> bool {
+    let mut previous = None;
+    players.into_iter().all(|player| {
+        let changed = previous != Some(player);
+        previous = Some(player);
+        changed
+    })
+}
