@@ -1,6 +1,9 @@
 //! `tictactoe check` as each judge calls it: argument orders, exit statuses and where the explanation goes.
 
-use assert_cmd::Command;
+mod common;
+
+use common::tictactoe;
+
 use predicates::prelude::*;
 use std::fs;
 
@@ -10,12 +13,6 @@ const WRONG_ANSWER_FILE: &str = "fixtures/check/example-wrong.answer";
 const RIGHT: &str = "0 0 0 0 0 0 1\n";
 const WRONG: &str = "0 0 0 0 0 0 0\n";
 const MALFORMED: &str = "0 0 0 0 0 0 X\n";
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 /// Runs the Kattis form, `IN ANS FEEDBACK_DIR < output`, and returns the
 /// status and the judge message.

@@ -1,18 +1,15 @@
 //! The binary as its users meet it: arguments, files, streams and exit statuses.
 
-use assert_cmd::Command;
+mod common;
+
+use common::tictactoe;
+
 use predicates::prelude::*;
 use std::io::Write;
 use std::process::{Command as Process, Stdio};
 
 const EXAMPLE: &str = "fixtures/solve/leetcode-example.in";
 const EXAMPLE_OUT: &str = "0 0 0 0 0 0 1\n";
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 #[test]
 fn solve_reads_a_file_named_on_the_command_line() {

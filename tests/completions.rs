@@ -1,11 +1,10 @@
 //! `completions`: scripts for bash, zsh and fish that know the subcommands.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn tictactoe() -> Command {
-    Command::cargo_bin("tictactoe").expect("binary is built")
-}
+use common::tictactoe;
+
+use predicates::prelude::*;
 
 #[test]
 fn each_shell_gets_a_script_that_knows_the_subcommands_and_options() {

@@ -3,15 +3,10 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::tictactoe;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {

@@ -4,16 +4,13 @@
 //! Golden outputs live in `fixtures/gen/` (run by `tests/fixtures.rs`); these
 //! tests check the properties no single fixture can.
 
-use assert_cmd::Command;
+mod common;
+
+use common::tictactoe;
+
 use predicates::prelude::*;
 use std::collections::BTreeSet;
 use tictactoe::game::{BoardSize, Line, Outcome, Rules, TicTacToe};
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 fn generate(args: &[&str]) -> Vec<u8> {
     let output = tictactoe()

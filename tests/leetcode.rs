@@ -3,7 +3,8 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::tictactoe;
+
 use predicates::prelude::*;
 use proptest::prelude::*;
 use tictactoe::error::InputName;
@@ -12,12 +13,6 @@ use tictactoe::game::{AfterWin, EngineKind, Rules};
 use tictactoe::pipeline::run_stream_as;
 
 const EXAMPLE: &str = "fixtures/leetcode/example.in";
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 #[test]
 fn the_issue_example_with_spaces_prints_leetcodes_answer_line() {

@@ -1,10 +1,13 @@
 //! Hostile input and I/O faults: whatever comes in, a clear error and the
 //! right status, only whole lines of completed cases, and no panic.
 
+mod common;
+
+use common::tictactoe;
+
 use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
-use std::time::Duration;
 use tictactoe::error::{Error, InputName};
 use tictactoe::game::Limits;
 use tictactoe::game::Rules;
@@ -12,12 +15,6 @@ use tictactoe::judging::generate::{self, Spec};
 use tictactoe::judging::validate::{validate, validate_split};
 use tictactoe::pipeline::parallel::Split;
 use tictactoe::pipeline::run_stream;
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.timeout(Duration::from_secs(60));
-    command
-}
 
 /// A valid file under the statement's limits, small enough to mutate often.
 fn valid_file(seed: u64) -> Vec<u8> {

@@ -2,16 +2,13 @@
 //! from `fixtures/solutions/`, shrinks each to one short case, saves it with
 //! the reference's answer and draws the game.
 
-use assert_cmd::Command;
+mod common;
+
+use common::tictactoe;
+
 use predicates::prelude::*;
 use std::fs;
 use std::path::Path;
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 /// The number of cases and the moves of each case of a saved input.
 fn cases_and_moves(input: &Path) -> (u64, Vec<u64>) {

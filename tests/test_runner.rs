@@ -2,17 +2,15 @@
 //! summary line, and the exit status, for the built-in solver and for small
 //! deliberately wrong solutions in `fixtures/solutions/`.
 
+mod common;
+
+use common::tictactoe;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 /// A folder of three generated tests with answers, plus one with no answer file.
 fn folder_of_tests() -> TempDir {

@@ -1,22 +1,16 @@
 //! `trace`: the board after every move, plain when piped, coloured on a
 //! terminal, windowed when large, and the same errors as `solve`.
 
+mod common;
+
+use common::tictactoe;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::fs;
 use std::path::Path;
 
 const EXAMPLE: &str = "fixtures/solve/leetcode-example.in";
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    // Colour is decided by these: start every test from none of them.
-    for variable in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
-        command.env_remove(variable);
-    }
-    command
-}
 
 fn stdout_of(command: &mut Command) -> String {
     let output = command.output().expect("binary runs");

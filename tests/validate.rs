@@ -1,6 +1,9 @@
 //! `tictactoe validate` as a judge meets it: statuses, reports, and a file at the statement's limits.
 
-use assert_cmd::Command;
+mod common;
+
+use common::tictactoe;
+
 use predicates::prelude::*;
 
 const VALID: &str = "fixtures/validate/valid.in";
@@ -8,12 +11,6 @@ const N: usize = 100;
 
 /// A game's moves: row, column, player.
 type Game = Vec<(usize, usize, u8)>;
-
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 /// The cells of a 100 x 100 board in an order that never completes a line:
 /// a checkerboard (player 1 on even r + c) with two swaps in row 0 that

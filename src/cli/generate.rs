@@ -1,9 +1,9 @@
 //! `gen`: reproducible test data, to standard output or as a folder of tests with answers.
 
-use super::{AfterWinArg, SpecArgs, ToArg};
+use super::{AfterWinArgs, SpecArgs, ToArg};
 use crate::error::{Error, InputName};
 use crate::format::Format;
-use crate::game::{AfterWin, EngineKind, Rules};
+use crate::game::{AfterWin, Rules};
 use crate::judging::generate::{Spec, write_all_games, write_file_as};
 use crate::pipeline::run_stream_as;
 use clap::Args;
@@ -45,9 +45,8 @@ pub(super) struct GenArgs {
     /// Write DIR/01.in ... with matching .ans files computed by the solver.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
-    /// The after-win policy the .ans files are computed with.
-    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
-    after_win: AfterWinArg,
+    #[command(flatten)]
+    after_win: AfterWinArgs,
     /// The format to write the inputs in.
     #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
     format: ToArg,
@@ -60,10 +59,7 @@ impl GenArgs {
             all_games: self.all_games,
             out_dir: self.out_dir,
             count: self.count.unwrap_or(1),
-            answer_rules: Rules {
-                after_win: self.after_win.into(),
-                engine: EngineKind::Counter,
-            },
+            answer_rules: self.after_win.into_rules(),
             format: match self.format {
                 ToArg::CodingNinjas => Format::CodingNinjas,
                 ToArg::Leetcode => Format::Leetcode,

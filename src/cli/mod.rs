@@ -210,26 +210,40 @@ impl FormatArg {
 
 #[derive(Debug, Args)]
 struct RulesArgs {
-    /// What to do with moves after a game has been won.
-    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
-    after_win: AfterWinArg,
+    #[command(flatten)]
+    after_win: AfterWinArgs,
     /// How wins are detected.
     #[arg(long, value_enum, default_value_t = EngineArg::Counter)]
     engine: EngineArg,
 }
 
+/// `--after-win`, for every command that solves.
+#[derive(Debug, Args)]
+struct AfterWinArgs {
+    /// What to do with moves after a game has been won (for the answers the
+    /// built-in solver computes).
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
+    after_win: AfterWinArg,
+}
+
+impl AfterWinArgs {
+    /// The rules of the reference solver: this policy, the counter engine.
+    fn into_rules(self) -> Rules {
+        Rules {
+            after_win: self.after_win.into(),
+            engine: EngineKind::Counter,
+        }
+    }
+}
+
 impl RulesArgs {
     fn into_rules(self) -> Rules {
         Rules {
-            after_win: match self.after_win {
-                AfterWinArg::Error => AfterWin::Error,
-                AfterWinArg::Continue => AfterWin::Continue,
-                AfterWinArg::Leetcode => AfterWin::Leetcode,
-            },
             engine: match self.engine {
                 EngineArg::Counter => EngineKind::Counter,
                 EngineArg::Scan => EngineKind::Scan,
             },
+            ..self.after_win.into_rules()
         }
     }
 }

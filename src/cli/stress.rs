@@ -10,12 +10,12 @@
 //! (WA stays WA, RE stays RE, TLE stays TLE).
 
 use super::SpecArgs;
-use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
+use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
 use crate::format::Format;
 use crate::format::answers::{Comparison, Difference, compare};
 use crate::format::board::{self, View};
-use crate::game::{AfterWin, BoardSize, EngineKind, Outcome, Rules, TicTacToe, alternate};
+use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
 use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
@@ -46,9 +46,8 @@ pub(super) struct StressArgs {
     command: CommandLine,
     #[command(flatten)]
     spec: SpecArgs,
-    /// The reference's policy for moves after a win.
-    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
-    after_win: AfterWinArg,
+    #[command(flatten)]
+    after_win: AfterWinArgs,
     /// The most inputs to try [default: 1000, or no bound when --time is given].
     #[arg(long, value_name = "K")]
     iterations: Option<u64>,
@@ -556,10 +555,7 @@ impl StressArgs {
         StressConfig {
             spec: self.spec.into_spec(),
             command: self.command.0,
-            rules: Rules {
-                after_win: self.after_win.into(),
-                engine: EngineKind::Counter,
-            },
+            rules: self.after_win.into_rules(),
             iterations: self.iterations.unwrap_or(match self.time {
                 Some(_) => u64::MAX,
                 None => 1000,

@@ -1,8 +1,8 @@
 //! `test`: runs a solution over a folder of tests and gives a verdict per test, like `oj test`.
 
-use super::{AfterWinArg, CommandLine, parse_command_line, parse_seconds};
+use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
-use crate::game::{EngineKind, Rules};
+use crate::game::Rules;
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
 use crate::pipeline::run_stream_as;
@@ -42,9 +42,8 @@ pub(super) struct TestArgs {
     /// How many tests run at once; lines still come out in name order.
     #[arg(short = 'j', long, value_name = "J", default_value_t = 1)]
     jobs: usize,
-    /// The policy of the built-in solver, for tests without an answer file.
-    #[arg(long, value_enum, default_value_t = AfterWinArg::Error)]
-    after_win: AfterWinArg,
+    #[command(flatten)]
+    after_win: AfterWinArgs,
 }
 
 /// Settings for `test`.
@@ -217,10 +216,7 @@ impl TestArgs {
             command: self.command.map(|line| line.0),
             time_limit: self.time_limit,
             jobs: self.jobs,
-            rules: Rules {
-                after_win: self.after_win.into(),
-                engine: EngineKind::Counter,
-            },
+            rules: self.after_win.into_rules(),
         }
     }
 }

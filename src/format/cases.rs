@@ -93,7 +93,7 @@ pub enum Cases<R: Read> {
         /// Its reader, boxed like the other.
         reader: Box<leetcode::Reader<R>>,
         /// The current case's moves, read ahead with the case.
-        moves: std::vec::IntoIter<leetcode::Move>,
+        moves: std::vec::IntoIter<leetcode::LocatedMove>,
     },
 }
 

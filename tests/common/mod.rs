@@ -8,10 +8,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The binary under test, run from the repository's root so that arguments
-/// may name files under `fixtures/`.
+/// may name files under `fixtures/`, with none of the variables that decide
+/// colour, and stopped if it hangs.
 pub fn tictactoe() -> Command {
     let mut command = Command::cargo_bin("tictactoe").expect("binary is built");
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    for variable in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+        command.env_remove(variable);
+    }
+    command.timeout(std::time::Duration::from_secs(120));
     command
 }
 

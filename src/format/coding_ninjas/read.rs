@@ -21,9 +21,10 @@ pub struct CaseHeader {
     pub moves: u64,
 }
 
-/// One move as read. [`Reader::reject`] finds its tokens again for messages.
+/// One move's fields as written, not yet judged by the game.
+/// [`Reader::reject`] finds its tokens again for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Move {
+pub struct MoveFields {
     /// ROW, not yet checked against the board.
     pub row: i64,
     /// COL, not yet checked.
@@ -176,7 +177,7 @@ impl<R: Read> Reader<R> {
 
     /// Reads the next move of the current case. Call it exactly Q times.
     #[inline(always)]
-    pub fn next_move(&mut self) -> Result<Move, Error> {
+    pub fn next_move(&mut self) -> Result<MoveFields, Error> {
         self.r#move += 1;
         if !self.block.has_move() {
             self.find_block();
@@ -190,7 +191,7 @@ impl<R: Read> Reader<R> {
             self.chunks.pos = at + player_end;
             self.move_start = self.chunks.offset_of(at + row_start);
             let [row, col, player] = [row, col, player].map(i64::from);
-            return Ok(Move { row, col, player });
+            return Ok(MoveFields { row, col, player });
         }
         let declared = self.moves;
         let expected = |field| Expected::Move { field, declared };
@@ -198,7 +199,7 @@ impl<R: Read> Reader<R> {
         self.move_start = row_at;
         let (col, _) = self.next_int(expected(MoveField::Column), false)?;
         let (player, _) = self.next_int(expected(MoveField::Player), false)?;
-        Ok(Move { row, col, player })
+        Ok(MoveFields { row, col, player })
     }
 
     /// Reads up to `left` moves of the current case into `batch`, as long as

@@ -109,7 +109,7 @@ pub struct Case {
     /// N, the constructor's argument.
     pub size: BoardSize,
     /// The moves in order.
-    pub moves: Vec<Move>,
+    pub moves: Vec<LocatedMove>,
     /// Absolute offset of N, for messages about it.
     pub size_at: u64,
     /// Absolute offset of the method names, whose `move`s count Q.
@@ -118,7 +118,7 @@ pub struct Case {
 
 /// One `move` call as read, with where its arguments start for error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Move {
+pub struct LocatedMove {
     /// ROW, not yet checked against the board.
     pub row: i64,
     /// COL, not yet checked.
@@ -131,7 +131,7 @@ pub struct Move {
     offsets: [u64; 3],
 }
 
-impl Move {
+impl LocatedMove {
     /// Where a field's value starts.
     pub fn offset(&self, field: MoveField) -> u64 {
         match field {
@@ -285,7 +285,7 @@ impl<R: Read> Reader<R> {
         let mut played = Vec::with_capacity(moves);
         for (number, &(list, at)) in (1..).zip(lists) {
             let [row, col, player] = self.arguments_of(list, at, MOVE, Some(number))?;
-            played.push(Move {
+            played.push(LocatedMove {
                 row: row.0,
                 col: col.0,
                 player: player.0,
@@ -315,7 +315,7 @@ impl<R: Read> Reader<R> {
 
     /// The error for a move the engine refused, at the value it is about.
     #[cold]
-    pub fn reject(&self, refused: &Move, why: MoveError) -> Error {
+    pub fn reject(&self, refused: &LocatedMove, why: MoveError) -> Error {
         self.error(
             refused.offset(why.field()),
             Some(refused.number),
