@@ -54,15 +54,35 @@
 
 #![deny(missing_docs)]
 
-pub mod cli;
-pub mod error;
-pub mod files;
-pub mod format;
-pub mod game;
-pub mod judging;
-pub mod pipeline;
-pub mod simd;
+/// Declares the modules behind the public API: crate-private, or public
+/// with the `internals` feature, for the fuzz targets, the benchmarks and
+/// the tests that reach inside.
+macro_rules! internal_modules {
+    ($($(#[$doc:meta])* $name:ident;)*) => {
+        $(
+            $(#[$doc])*
+            #[cfg(feature = "internals")]
+            pub mod $name;
+            $(#[$doc])*
+            #[cfg(not(feature = "internals"))]
+            pub(crate) mod $name;
+        )*
+    };
+}
 
+internal_modules! {
+    cli;
+    error;
+    files;
+    format;
+    judging;
+    pipeline;
+    simd;
+}
+
+pub mod game;
+
+pub use cli::{Failure, FailureKind, run_command_line};
 pub use game::{
     AfterWin, BadSize, BoardSize, EngineKind, Line, MoveError, Outcome, Player, Rules, TicTacToe,
 };

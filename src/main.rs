@@ -1,11 +1,7 @@
-//! The `tictactoe` binary: parse the command line, run, map the result to an exit status.
+//! The `tictactoe` binary: run the command line, and map its result to an exit status.
 
-use clap::Parser;
-use std::ffi::OsString;
-use std::io::{self, Write};
 use std::process::ExitCode;
-use tictactoe::cli::{self, Cli};
-use tictactoe::error::Error;
+use tictactoe::{FailureKind, run_command_line};
 
 /// sysexits.h: EX_DATAERR, EX_NOINPUT, EX_IOERR.
 const DATA_ERROR: u8 = 65;
@@ -15,25 +11,20 @@ const IO_ERROR: u8 = 74;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let run = match cli::plain_solve(&args) {
-        Some(config) => cli::run(config),
-        None => Cli::parse().into_config().and_then(cli::run),
+    let failure = match run_command_line(std::env::args_os().skip(1).collect()) {
+        Ok(status) => return ExitCode::from(status),
+        Err(failure) => failure,
     };
-    match run {
-        Ok(status) => ExitCode::from(status),
+    let status = match failure.kind() {
         // A reader that stopped listening (`| head`) is not a failure.
-        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(error) => {
-            let status = match error {
-                Error::Data { .. } | Error::NoSuchCase { .. } => DATA_ERROR,
-                Error::Open { .. } => NO_INPUT,
-                Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_) => IO_ERROR,
-                Error::Usage(_) => USAGE,
-            };
-            // Nowhere is left to report a failure to write to standard error.
-            let _ = writeln!(io::stderr(), "error: {error}");
-            ExitCode::from(status)
-        }
-    }
+        FailureKind::ClosedOutput => return ExitCode::SUCCESS,
+        // `--help` and `--version` go to standard output, as asked.
+        FailureKind::HelpAsked => 0,
+        FailureKind::Usage => USAGE,
+        FailureKind::Data => DATA_ERROR,
+        FailureKind::NoInput => NO_INPUT,
+        FailureKind::Io => IO_ERROR,
+    };
+    failure.report();
+    ExitCode::from(status)
 }

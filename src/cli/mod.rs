@@ -15,7 +15,7 @@ mod validate;
 pub use check::CheckConfig;
 use check::{CHECK_HELP, CheckArgs};
 use completions::{COMPLETIONS_HELP, CompletionsArgs};
-pub use completions::{CompletionsConfig, Shell};
+pub use completions::CompletionsConfig;
 pub use convert::ConvertConfig;
 use convert::{CONVERT_HELP, ConvertArgs};
 pub use generate::GenConfig;
@@ -38,6 +38,7 @@ use crate::game::{AfterWin, EngineKind, Rules};
 use crate::judging::generate::{Bounds, OutcomeMix, Spec};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -127,6 +128,82 @@ impl Cli {
             Some(Command::Test(args)) => Config::Test(args.into_config()),
             Some(Command::Stress(args)) => Config::Stress(args.into_config()),
         })
+    }
+}
+
+/// Runs a command line (without the program's name) to completion: the
+/// binary's whole work but for the exit status, which `main` decides.
+///
+/// `Ok` carries the status of a command that ran: 0 for `solve`, and a
+/// verdict for judge tools, whose protocols give statuses meanings.
+pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
+    let config = match plain_solve(&args) {
+        Some(config) => config,
+        None => {
+            let program = std::iter::once(OsString::from("tictactoe"));
+            let cli = Cli::try_parse_from(program.chain(args)).map_err(Failure::Clap)?;
+            cli.into_config().map_err(Failure::Run)?
+        }
+    };
+    run(config).map_err(Failure::Run)
+}
+
+/// Why a command line did not run to completion; `main` makes it a status.
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments, as clap found them (`--help` included).
+    Clap(clap::Error),
+    /// The run.
+    Run(Error),
+}
+
+/// What kind of [`Failure`] it was, for the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// `--help` or `--version`: the text is the answer.
+    HelpAsked,
+    /// Arguments that cannot work.
+    Usage,
+    /// The input breaks the format or the rules.
+    Data,
+    /// An input cannot be opened.
+    NoInput,
+    /// Reading or writing failed.
+    Io,
+    /// The output was closed by its reader.
+    ClosedOutput,
+}
+
+impl Failure {
+    /// Its kind.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            Failure::Clap(error) if error.use_stderr() => FailureKind::Usage,
+            Failure::Clap(_) => FailureKind::HelpAsked,
+            Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+                FailureKind::ClosedOutput
+            }
+            Failure::Run(Error::Data { .. } | Error::NoSuchCase { .. }) => FailureKind::Data,
+            Failure::Run(Error::Open { .. }) => FailureKind::NoInput,
+            Failure::Run(Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_)) => {
+                FailureKind::Io
+            }
+            Failure::Run(Error::Usage(_)) => FailureKind::Usage,
+        }
+    }
+
+    /// Writes the message where it belongs: clap's help on standard output,
+    /// any error on standard error.
+    pub fn report(&self) {
+        match self {
+            // Nowhere is left to report a failure to write the message.
+            Failure::Clap(error) => {
+                let _ = error.print();
+            }
+            Failure::Run(error) => {
+                let _ = writeln!(std::io::stderr(), "error: {error}");
+            }
+        }
     }
 }
 

@@ -366,6 +366,7 @@ impl BlockTokens {
     }
 
     /// Whether no token is left.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.starts == 0
     }

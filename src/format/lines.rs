@@ -180,6 +180,7 @@ impl LineMasks {
     /// block that is [`all_usual`](LineMasks::all_usual), or `None` if the
     /// line does not hold exactly three tokens. `word` is the 8 bytes after
     /// `start`, little-endian.
+    #[cfg(test)]
     #[inline(always)]
     pub fn move_at(&self, word: u64, start: u32, end: u32) -> Option<[u32; 3]> {
         self.line_at(word, start, end).map(|line| line.values)

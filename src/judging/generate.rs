@@ -673,6 +673,7 @@ impl<W: Write> CaseWriter<W> {
 }
 
 /// Writes a whole file for `spec`, stream `stream`.
+#[cfg(any(test, feature = "internals"))]
 pub fn write_file(spec: &Spec, stream: u64, out: impl Write) -> io::Result<()> {
     write_file_as(spec, stream, Format::CodingNinjas, out)
 }

@@ -299,6 +299,7 @@ impl From<io::Error> for Halt {
 /// Validates one Coding Ninjas input against `limits`, stopping after
 /// `max_errors` violations (at least one is always reported). A long input
 /// is validated on every core: see [`validate_split`].
+#[cfg(any(test, feature = "internals"))]
 pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Result<Report> {
     validate_split(input, limits, max_errors, Split::default())
 }
