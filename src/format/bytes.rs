@@ -152,6 +152,15 @@ impl<R: Read> Chunks<R> {
         read_into(&mut self.inner, &mut self.buf, &mut self.end, &mut self.eof)
     }
 
+    /// Reads until `want` bytes past the reading position are buffered, or
+    /// the input ends, letting go of what lies before the reading position:
+    /// for readers that look a fixed distance ahead.
+    pub fn fill_ahead(&mut self, want: usize) -> io::Result<()> {
+        self.keep = self.pos;
+        while self.end - self.pos < want && self.refill()? {}
+        Ok(())
+    }
+
     /// Line and column of an absolute offset still in the buffer (or just
     /// past its end). Offsets already discarded clamp to the buffer start.
     #[cold]

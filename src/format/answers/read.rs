@@ -5,11 +5,8 @@
 //! case is required.
 
 use crate::error::quote_token;
-use crate::format::bytes::{is_space, read_into};
+use crate::format::bytes::{Chunks, is_space};
 use std::io::{self, Read};
-
-/// Bytes asked for per `read` call.
-const CHUNK: usize = 64 * 1024;
 
 /// Bytes of a bad token quoted in a message.
 const QUOTED: usize = 32;
@@ -29,11 +26,8 @@ pub enum Item {
 
 /// Reads [`Item`]s from an answer file, in chunks.
 pub struct AnswerReader<R> {
-    input: R,
-    buf: Vec<u8>,
-    pos: usize,
-    end: usize,
-    eof: bool,
+    /// The bytes, read a chunk at a time; `chunks.pos` is the next unread.
+    chunks: Chunks<R>,
     /// 1-based line of the next item.
     line: u64,
     /// The last token that was not a result, quoted for messages.
@@ -51,11 +45,7 @@ impl<R: Read> AnswerReader<R> {
     /// A reader over `input`.
     pub fn new(input: R) -> AnswerReader<R> {
         AnswerReader {
-            input,
-            buf: vec![0; CHUNK],
-            pos: 0,
-            end: 0,
-            eof: false,
+            chunks: Chunks::new(input),
             line: 1,
             other: String::new(),
         }
@@ -63,12 +53,12 @@ impl<R: Read> AnswerReader<R> {
 
     /// The unread bytes in the buffer.
     pub fn buffered(&self) -> &[u8] {
-        &self.buf[self.pos..self.end]
+        &self.chunks.bytes()[self.chunks.pos..]
     }
 
     /// Consumes the first `len` buffered bytes, which hold `lines` LFs.
     pub fn consume(&mut self, len: usize, lines: u64) {
-        self.pos = (self.pos + len).min(self.end);
+        self.chunks.pos = (self.chunks.pos + len).min(self.chunks.end);
         self.line += lines;
     }
 
@@ -82,20 +72,20 @@ impl<R: Read> AnswerReader<R> {
     pub fn next_item(&mut self) -> io::Result<Item> {
         // The common case: a result and its following space, or a line end,
         // with the byte after it in the buffer.
-        while self.pos + 1 < self.end {
-            let byte = self.buf[self.pos];
-            let next = self.buf[self.pos + 1];
+        while self.chunks.pos + 1 < self.chunks.end {
+            let byte = self.chunks.bytes()[self.chunks.pos];
+            let next = self.chunks.bytes()[self.chunks.pos + 1];
             match byte {
                 b'0'..=b'2' if is_blank(next) || next == b'\n' => {
-                    self.pos += 1;
+                    self.chunks.pos += 1;
                     return Ok(Item::Result(byte - b'0'));
                 }
                 b'\n' => {
-                    self.pos += 1;
+                    self.chunks.pos += 1;
                     self.line += 1;
                     return Ok(Item::LineEnd);
                 }
-                _ if is_blank(byte) => self.pos += 1,
+                _ if is_blank(byte) => self.chunks.pos += 1,
                 _ => break,
             }
         }
@@ -105,27 +95,27 @@ impl<R: Read> AnswerReader<R> {
     #[cold]
     fn next_item_slow(&mut self) -> io::Result<Item> {
         loop {
-            if self.pos + 1 >= self.end && !self.eof {
+            if self.chunks.pos + 1 >= self.chunks.end && !self.chunks.at_eof() {
                 self.fill()?;
             }
-            let Some(&byte) = self.buf[..self.end].get(self.pos) else {
+            let Some(&byte) = self.chunks.bytes().get(self.chunks.pos) else {
                 return Ok(Item::End);
             };
             if is_blank(byte) {
-                self.pos += 1;
+                self.chunks.pos += 1;
                 continue;
             }
             if byte == b'\n' {
-                self.pos += 1;
+                self.chunks.pos += 1;
                 self.line += 1;
                 return Ok(Item::LineEnd);
             }
             let digit = byte.wrapping_sub(b'0');
-            let ends = self.buf[..self.end]
-                .get(self.pos + 1)
+            let ends = self.chunks.bytes()
+                .get(self.chunks.pos + 1)
                 .is_none_or(|&next| is_blank(next) || next == b'\n');
             if digit <= 2 && ends {
-                self.pos += 1;
+                self.chunks.pos += 1;
                 return Ok(Item::Result(digit));
             }
             return self.other_token();
@@ -144,10 +134,10 @@ impl<R: Read> AnswerReader<R> {
 
     /// Whether the file has no bytes left.
     pub fn at_end(&mut self) -> io::Result<bool> {
-        if self.pos >= self.end && !self.eof {
+        if self.chunks.pos >= self.chunks.end && !self.chunks.at_eof() {
             self.fill()?;
         }
-        Ok(self.pos >= self.end)
+        Ok(self.chunks.pos >= self.chunks.end)
     }
 
     /// Counts the items left on the current line and consumes them, with
@@ -190,8 +180,8 @@ impl<R: Read> AnswerReader<R> {
         let mut quoted = Vec::new();
         let mut length = 0;
         loop {
-            while self.pos < self.end {
-                let byte = self.buf[self.pos];
+            while self.chunks.pos < self.chunks.end {
+                let byte = self.chunks.bytes()[self.chunks.pos];
                 if is_blank(byte) || byte == b'\n' {
                     break;
                 }
@@ -199,9 +189,9 @@ impl<R: Read> AnswerReader<R> {
                     quoted.push(byte);
                 }
                 length += 1;
-                self.pos += 1;
+                self.chunks.pos += 1;
             }
-            if self.pos < self.end || self.eof {
+            if self.chunks.pos < self.chunks.end || self.chunks.at_eof() {
                 break;
             }
             self.fill()?;
@@ -210,16 +200,11 @@ impl<R: Read> AnswerReader<R> {
         Ok(Item::Other)
     }
 
-    /// Moves the unread bytes to the front and reads more.
+    /// Reads until two bytes past the reading position are buffered, or
+    /// the input ends: an item is known by its first byte and the next.
     #[cold]
     fn fill(&mut self) -> io::Result<()> {
-        self.buf.copy_within(self.pos..self.end, 0);
-        self.end -= self.pos;
-        self.pos = 0;
-        while self.end < 2 && !self.eof {
-            read_into(&mut self.input, &mut self.buf, &mut self.end, &mut self.eof)?;
-        }
-        Ok(())
+        self.chunks.fill_ahead(2)
     }
 }
 

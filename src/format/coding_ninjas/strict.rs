@@ -12,13 +12,10 @@
 //! known separator after every token, so this costs one addition per line).
 
 use crate::error::quote_token;
-use crate::format::bytes::{Resume, read_into};
+use crate::format::bytes::{Chunks, Resume, is_space};
 use crate::format::lines::{Moves, read_usual_lines};
 use crate::simd::Cpu;
 use std::io::{self, Read};
-
-/// Bytes asked for per `read` call.
-const CHUNK: usize = 128 * 1024;
 
 /// The fast path parses a token and its separator without checking for the
 /// end of the buffer byte by byte; this many bytes are kept ready.
@@ -105,26 +102,14 @@ pub struct Field {
     pub spot: Spot,
 }
 
-/// Whether a byte separates tokens.
-#[inline(always)]
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
-}
 
 /// A streaming strict reader over an input.
 ///
 /// Layout breaks found while reading are appended to [`problems`](Self::problems);
 /// the caller drains them and decides what to do.
 pub struct StrictReader<R> {
-    input: R,
-    buf: Vec<u8>,
-    /// Next unread byte.
-    pos: usize,
-    /// End of the bytes read.
-    end: usize,
-    /// Absolute offset of `buf[0]`.
-    base: u64,
-    eof: bool,
+    /// The bytes, read a chunk at a time; `chunks.pos` is the next unread.
+    chunks: Chunks<R>,
     /// Current 1-based line.
     line: u64,
     /// Absolute offset where the current line starts.
@@ -141,12 +126,7 @@ impl<R: Read> StrictReader<R> {
     /// A reader over `input`.
     pub fn new(input: R) -> StrictReader<R> {
         StrictReader {
-            input,
-            buf: vec![0; CHUNK + WINDOW],
-            pos: 0,
-            end: 0,
-            base: 0,
-            eof: false,
+            chunks: Chunks::new(input),
             line: 1,
             line_start: 0,
             missing_final_newline: None,
@@ -159,11 +139,12 @@ impl<R: Read> StrictReader<R> {
     /// a token's start at `at`: positions count from the whole input's start.
     pub fn resume(input: R, at: Resume) -> StrictReader<R> {
         StrictReader {
-            base: at.offset,
+            chunks: Chunks::resume(input, at),
             line: at.line,
             line_start: at.line_start,
             started: true,
-            ..StrictReader::new(input)
+            missing_final_newline: None,
+            problems: Vec::new(),
         }
     }
 
@@ -177,14 +158,14 @@ impl<R: Read> StrictReader<R> {
             self.started = true;
             self.separator_run(None)?;
         }
-        if self.end - self.pos < WINDOW && !self.eof {
+        if self.chunks.end - self.chunks.pos < WINDOW && !self.chunks.at_eof() {
             self.fill()?;
         }
-        if self.pos == self.end {
+        if self.chunks.pos == self.chunks.end {
             return Ok(None);
         }
-        let spot = self.spot_at(self.pos);
-        let bytes = &self.buf[self.pos..self.end];
+        let spot = self.spot_at(self.chunks.pos);
+        let bytes = &self.chunks.bytes()[self.chunks.pos..];
         let mut digits = 0;
         let mut value: u64 = 0;
         while let Some(&byte) = bytes.get(digits) {
@@ -206,10 +187,10 @@ impl<R: Read> StrictReader<R> {
             && bytes.get(digits) == Some(&separator_byte)
             && bytes.get(digits + 1).is_none_or(|&next| !is_space(next))
         {
-            self.pos += digits + 1;
+            self.chunks.pos += digits + 1;
             if separator == Separator::LineEnd {
                 self.line += 1;
-                self.line_start = self.base + self.pos as u64;
+                self.line_start = self.chunks.offset_of(self.chunks.pos);
             }
             return Ok(Some(Field {
                 value: Some(value as i64),
@@ -239,22 +220,22 @@ impl<R: Read> StrictReader<R> {
     ) -> (usize, u64) {
         let first_line = self.line;
         // The LF before the next line: blocks start on one.
-        let Some(start) = self.pos.checked_sub(1) else {
+        let Some(start) = self.chunks.pos.checked_sub(1) else {
             return (0, first_line);
         };
         let (got, last_newline) =
-            read_usual_lines::<C, true>(cpu, &self.buf[..self.end], start, moves, want);
+            read_usual_lines::<C, true>(cpu, self.chunks.bytes(), start, moves, want);
         if got > 0 {
-            self.pos = last_newline + 1;
+            self.chunks.pos = last_newline + 1;
             self.line += got as u64;
-            self.line_start = self.base + self.pos as u64;
+            self.line_start = self.chunks.offset_of(self.chunks.pos);
         }
         (got, first_line)
     }
 
     /// Where the reader stands: the next token, or the end of the input.
     pub fn spot(&self) -> Spot {
-        self.spot_at(self.pos)
+        self.spot_at(self.chunks.pos)
     }
 
     /// After the last expected token: `Ok(None)` when the input is over,
@@ -262,10 +243,10 @@ impl<R: Read> StrictReader<R> {
     /// A missing final LF is reported here, since only now is it known to
     /// be the end.
     pub fn finish(&mut self) -> io::Result<Option<(Spot, String)>> {
-        if self.end - self.pos < WINDOW && !self.eof {
+        if self.chunks.end - self.chunks.pos < WINDOW && !self.chunks.at_eof() {
             self.fill()?;
         }
-        if self.pos == self.end {
+        if self.chunks.pos == self.chunks.end {
             if let Some(spot) = self.missing_final_newline.take() {
                 self.problems.push((spot, Layout::MissingFinalNewline));
             }
@@ -280,24 +261,14 @@ impl<R: Read> StrictReader<R> {
     fn spot_at(&self, index: usize) -> Spot {
         Spot {
             line: self.line,
-            column: self.base + index as u64 - self.line_start + 1,
+            column: self.chunks.offset_of(index) - self.line_start + 1,
         }
     }
 
-    /// Moves the unread bytes to the front and reads until [`WINDOW`] bytes
-    /// are ready or the input ends.
+    /// Reads until [`WINDOW`] bytes are ready past the reading position or the input ends.
     #[cold]
     fn fill(&mut self) -> io::Result<()> {
-        if self.pos > 0 {
-            self.buf.copy_within(self.pos..self.end, 0);
-            self.base += self.pos as u64;
-            self.end -= self.pos;
-            self.pos = 0;
-        }
-        while self.end < WINDOW && !self.eof {
-            read_into(&mut self.input, &mut self.buf, &mut self.end, &mut self.eof)?;
-        }
-        Ok(())
+        self.chunks.fill_ahead(WINDOW)
     }
 
     /// Consumes one token, however long: its first bytes for quoting, whether
@@ -308,17 +279,17 @@ impl<R: Read> StrictReader<R> {
         let mut length = 0;
         let mut numeric = true;
         loop {
-            while self.pos < self.end && !is_space(self.buf[self.pos]) {
-                let byte = self.buf[self.pos];
+            while self.chunks.pos < self.chunks.end && !is_space(self.chunks.bytes()[self.chunks.pos]) {
+                let byte = self.chunks.bytes()[self.chunks.pos];
                 let sign = length == 0 && (byte == b'+' || byte == b'-');
                 numeric &= sign || byte.is_ascii_digit();
                 if quoted.len() < QUOTED {
                     quoted.push(byte);
                 }
                 length += 1;
-                self.pos += 1;
+                self.chunks.pos += 1;
             }
-            if self.pos < self.end || self.eof {
+            if self.chunks.pos < self.chunks.end || self.chunks.at_eof() {
                 break;
             }
             self.fill()?;
@@ -372,26 +343,26 @@ impl<R: Read> StrictReader<R> {
         let mut length = 0;
         let mut has_line_feed = false;
         loop {
-            while self.pos < self.end && is_space(self.buf[self.pos]) {
-                let byte = self.buf[self.pos];
+            while self.chunks.pos < self.chunks.end && is_space(self.chunks.bytes()[self.chunks.pos]) {
+                let byte = self.chunks.bytes()[self.chunks.pos];
                 if length < first.len() {
                     first[length] = byte;
-                    spots[length] = self.spot_at(self.pos);
+                    spots[length] = self.spot_at(self.chunks.pos);
                 }
                 length += 1;
-                self.pos += 1;
+                self.chunks.pos += 1;
                 if byte == b'\n' {
                     has_line_feed = true;
                     self.line += 1;
-                    self.line_start = self.base + self.pos as u64;
+                    self.line_start = self.chunks.offset_of(self.chunks.pos);
                 }
             }
-            if self.pos < self.end || self.eof {
+            if self.chunks.pos < self.chunks.end || self.chunks.at_eof() {
                 break;
             }
             self.fill()?;
         }
-        let at_end = self.pos == self.end;
+        let at_end = self.chunks.pos == self.chunks.end;
         if length == 0 {
             if expected == Some(Separator::LineEnd) && at_end {
                 self.missing_final_newline = Some(self.spot());
