@@ -11,13 +11,11 @@
 //! one token that is never a result: the comparison then reports the output
 //! as malformed at that move.
 
+use crate::format::bytes::QUOTED;
 use std::io::{self, Read};
 
 /// Bytes read from the inner stream at a time.
 const CHUNK: usize = 64 * 1024;
-
-/// Bytes of a broken line kept for the message.
-const QUOTED: usize = 32;
 
 /// Marks a broken line's text that ends where a result could have: the line
 /// ended after it, and the token must not read as a result.

@@ -4,12 +4,9 @@
 //! tokens are all the same (and nothing else is whitespace, as in testlib); but a line feed ends a case, since one line per
 //! case is required.
 
-use crate::error::quote_token;
 use crate::format::bytes::{Chunks, is_space};
 use std::io::{self, Read};
 
-/// Bytes of a bad token quoted in a message.
-const QUOTED: usize = 32;
 
 /// The next thing in an answer file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,26 +174,7 @@ impl<R: Read> AnswerReader<R> {
 
     #[cold]
     fn other_token(&mut self) -> io::Result<Item> {
-        let mut quoted = Vec::new();
-        let mut length = 0;
-        loop {
-            while self.chunks.pos < self.chunks.end {
-                let byte = self.chunks.bytes()[self.chunks.pos];
-                if is_blank(byte) || byte == b'\n' {
-                    break;
-                }
-                if quoted.len() < QUOTED {
-                    quoted.push(byte);
-                }
-                length += 1;
-                self.chunks.pos += 1;
-            }
-            if self.chunks.pos < self.chunks.end || self.chunks.at_eof() {
-                break;
-            }
-            self.fill()?;
-        }
-        self.other = quote_token(&quoted, length > quoted.len());
+        (self.other, _) = self.chunks.take_token(|_| {})?;
         Ok(Item::Other)
     }
 

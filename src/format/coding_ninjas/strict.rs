@@ -11,8 +11,7 @@
 //! Line and column are tracked as separators are consumed (the layout puts a
 //! known separator after every token, so this costs one addition per line).
 
-use crate::error::quote_token;
-use crate::format::bytes::{Chunks, Resume, is_space};
+use crate::format::bytes::{Chunks, QUOTED, Resume, is_space};
 use crate::format::lines::{Moves, read_usual_lines};
 use crate::simd::Cpu;
 use std::io::{self, Read};
@@ -21,8 +20,6 @@ use std::io::{self, Read};
 /// end of the buffer byte by byte; this many bytes are kept ready.
 const WINDOW: usize = 64;
 
-/// Bytes of a bad token quoted in a message.
-const QUOTED: usize = 32;
 
 /// The separator the layout expects after a token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,26 +272,14 @@ impl<R: Read> StrictReader<R> {
     /// it is all digits after an optional sign, and its length.
     #[cold]
     fn scan_token(&mut self) -> io::Result<(String, bool, usize)> {
-        let mut quoted = Vec::new();
-        let mut length = 0;
         let mut numeric = true;
-        loop {
-            while self.chunks.pos < self.chunks.end && !is_space(self.chunks.bytes()[self.chunks.pos]) {
-                let byte = self.chunks.bytes()[self.chunks.pos];
-                let sign = length == 0 && (byte == b'+' || byte == b'-');
-                numeric &= sign || byte.is_ascii_digit();
-                if quoted.len() < QUOTED {
-                    quoted.push(byte);
-                }
-                length += 1;
-                self.chunks.pos += 1;
-            }
-            if self.chunks.pos < self.chunks.end || self.chunks.at_eof() {
-                break;
-            }
-            self.fill()?;
-        }
-        Ok((quote_token(&quoted, length > quoted.len()), numeric, length))
+        let mut first = true;
+        let (quoted, length) = self.chunks.take_token(|byte| {
+            let sign = first && (byte == b'+' || byte == b'-');
+            numeric &= sign || byte.is_ascii_digit();
+            first = false;
+        })?;
+        Ok((quoted, numeric, length))
     }
 
     /// Reads a token that is not a canonical integer: what it is worth, if

@@ -17,6 +17,7 @@
 
 use crate::error::{DataError, DataErrorKind, Error, InputName, Position};
 use crate::game::{BoardSize, MoveError, MoveField};
+use crate::format::bytes::QUOTED;
 use serde_json::de::IoRead;
 use serde_json::value::RawValue;
 use serde_json::{Deserializer, StreamDeserializer};
@@ -31,8 +32,6 @@ pub const CONSTRUCTOR: &str = "TicTacToe";
 /// The only method after the constructor.
 pub const MOVE: &str = "move";
 
-/// Longest piece of offending JSON quoted in a message.
-const QUOTE_MAX: usize = 32;
 
 /// One of the two arrays of a test case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -487,7 +486,7 @@ fn integer(text: &str) -> Result<i64, DataErrorKind> {
 
 /// JSON text for a message, cut short when long.
 fn quote(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_MAX) {
+    match text.char_indices().nth(QUOTED) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_owned(),
     }
