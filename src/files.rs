@@ -46,8 +46,9 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
     }
 }
 
-/// Pipe capacity asked for: reads from the default 64 KiB pipe measured 3-6x
-/// slower here. 1 MiB is what an unprivileged process may ask for by default.
+/// Pipe capacity asked for: a default 64 KiB pipe makes the writer wait
+/// for the solver at every few reads (docs/PERFORMANCE.md). 1 MiB is what an
+/// unprivileged process may ask for by default.
 const PIPE_CAPACITY: usize = 1 << 20;
 
 /// Makes a pipe's buffer larger, so the writer runs ahead of the solver and

@@ -11,8 +11,8 @@ use std::io::{self, Read};
 /// Bytes of a bad token a message quotes.
 pub const QUOTED: usize = 32;
 
-/// Bytes read per `read` call: 64-128 KiB reads measured about 4x faster
-/// here than 1 MiB ones.
+/// Bytes read per `read` call: a read of this size stays in the CPU's
+/// caches while it is parsed, where a 1 MiB one does not (docs/PERFORMANCE.md).
 pub const CHUNK: usize = 128 * 1024;
 
 /// One `read` into `buf`, retried while interrupted by a signal; 0 means

@@ -653,8 +653,7 @@ impl TicTacToe {
     /// bookkeeping is the caller's: it happens once a game.
     ///
     /// A function of its own, not inlined into the solving loop: there its
-    /// values did not fit the registers, and it ran 6% more instructions
-    /// (callgrind). The call is once a batch.
+    /// values do not fit the registers and spill. The call is once a batch.
     #[inline(never)]
     fn play_dense_counter<const LEETCODE: bool>(
         &mut self,

@@ -61,9 +61,8 @@ impl Split {
     /// 8 (but one per core on a machine with more).
     ///
     /// Why twice: with only one per core, a worker waits whenever the
-    /// thread that splits and writes runs. On this project's 2-core machine
-    /// the 441 MB benchmark took 430 ms with 2 workers, 376 ms with 4 and
-    /// 368 ms with 6 or 8 (the same CPU time each), at 7, 10, 13 and 15 MiB.
+    /// thread that splits and writes runs; more than twice costs memory for
+    /// no time (docs/PERFORMANCE.md has the figures).
     pub fn workers(&self) -> usize {
         match self.workers {
             0 => {
