@@ -267,3 +267,34 @@ fn threads_change_nothing_but_the_time() {
         assert_eq!(validated("0"), validated("1"));
     }
 }
+
+#[test]
+fn a_huge_thread_count_is_capped_and_changes_nothing() {
+    let generated = tictactoe()
+        .args(["gen", "--limits", "relaxed", "--cases", "400"])
+        .args(["--min-n", "3", "--max-n", "60", "--seed", "3"])
+        .output()
+        .expect("gen runs");
+    let input = generated.stdout;
+    assert!(input.len() > 4 * 256 * 1024, "long enough to split");
+    for command in [
+        &["solve"][..],
+        &["validate", "--max-t", "400", "--min-q", "1"],
+    ] {
+        let one = tictactoe()
+            .args(command)
+            .args(["--threads", "1"])
+            .write_stdin(input.clone())
+            .output()
+            .expect("runs");
+        for threads in ["30000", "100000"] {
+            tictactoe()
+                .args(command)
+                .args(["--threads", threads])
+                .write_stdin(input.clone())
+                .assert()
+                .code(one.status.code().expect("an exit status"))
+                .stdout(one.stdout.clone());
+        }
+    }
+}

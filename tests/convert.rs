@@ -101,12 +101,23 @@ fn canonical_coding_ninjas(text: &[u8]) -> String {
 }
 
 /// The canonical LeetCode form, written here with serde_json's value type:
-/// two compact lines per test case, a blank line between test cases.
+/// two compact lines per test case, a blank line between test cases. JSON's
+/// `-0` is the integer 0.
 fn canonical_leetcode(text: &[u8]) -> String {
-    let values: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(text)
+    let mut values: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(text)
         .into_iter()
         .collect::<Result<_, _>>()
         .expect("a converted file is JSON");
+    fn zero_for_minus_zero(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Number(number) if number.as_f64() == Some(0.0) => {
+                *value = serde_json::Value::from(0);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(zero_for_minus_zero),
+            _ => {}
+        }
+    }
+    values.iter_mut().for_each(zero_for_minus_zero);
     values
         .chunks(2)
         .map(|case| format!("{}\n{}\n", case[0], case[1]))

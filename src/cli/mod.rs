@@ -36,6 +36,7 @@ use crate::files::{self, InputSource, OutputTarget};
 use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
 use crate::judging::generate::{Bounds, OutcomeMix, Spec};
+use crate::pipeline::parallel::MOST_THREADS;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -122,7 +123,7 @@ impl Cli {
             Some(Command::Convert(args)) => Config::Convert(args.into_config()),
             Some(Command::Trace(args)) => Config::Trace(args.into_config()),
             Some(Command::Completions(args)) => Config::Completions(args.into_config()),
-            Some(Command::Validate(args)) => Config::Validate(args.into_config()),
+            Some(Command::Validate(args)) => Config::Validate(args.into_config()?),
             Some(Command::Check(args)) => Config::Check(args.into_config()?),
             Some(Command::Gen(args)) => Config::Gen(args.into_config()),
             Some(Command::Test(args)) => Config::Test(args.into_config()),
@@ -292,6 +293,23 @@ struct RulesArgs {
     /// How wins are detected.
     #[arg(long, value_enum, default_value_t = EngineArg::Counter)]
     engine: EngineArg,
+}
+
+/// `--threads`, for the commands that split a long input across cores.
+#[derive(Debug, Args)]
+struct ThreadsArgs {
+    /// Threads for a long input: 1 reads it as one stream; 0 means twice the
+    /// cores, at most 8. More than 64 count as 64.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+}
+
+impl ThreadsArgs {
+    /// The count asked for, capped: each thread holds a part's buffers, and
+    /// thousands of them only exhaust memory and the process limit.
+    fn count(&self) -> usize {
+        self.threads.min(MOST_THREADS)
+    }
 }
 
 /// `--after-win`, for every command that solves.

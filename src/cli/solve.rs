@@ -3,7 +3,7 @@
 //! Coding Ninjas inputs print `0 0 1`, LeetCode inputs print `[null,0,0,1]`;
 //! `--format auto` picks the format per input from its first non-whitespace byte.
 
-use super::{FormatArg, RulesArgs};
+use super::{FormatArg, RulesArgs, ThreadsArgs};
 use crate::error::Error;
 use crate::files::{self, InputSource, OutputTarget};
 use crate::format::Format;
@@ -50,9 +50,8 @@ pub(super) struct SolveArgs {
     format: FormatArg,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Threads for a long input: 1 reads it as one stream; 0 means twice the cores, at most 8.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    #[command(flatten)]
+    threads: ThreadsArgs,
 }
 
 impl SolveArgs {
@@ -67,7 +66,7 @@ impl SolveArgs {
             output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
             rules: self.rules.into_rules(),
             format: self.format.into_format(),
-            threads: self.threads,
+            threads: self.threads.count(),
         }
     }
 }

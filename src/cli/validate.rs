@@ -3,6 +3,7 @@
 //! The format is detected as `solve --format auto` does: a file whose first
 //! non-whitespace byte is `[` is a LeetCode transcript.
 
+use super::ThreadsArgs;
 use crate::error::{Error, InputName};
 use crate::files::{self, InputSource};
 use crate::format::Format;
@@ -43,9 +44,8 @@ pub(super) struct ValidateArgs {
     /// Report at most this many violations, then stop.
     #[arg(long, value_name = "COUNT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: u64,
-    /// Threads for a long input: 1 reads it as one stream; 0 means twice the cores, at most 8.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    #[command(flatten)]
+    threads: ThreadsArgs,
     /// Fewest test cases T.
     #[arg(long, value_name = "T", default_value_t = Limits::STATEMENT.min_t)]
     min_t: u64,
@@ -83,25 +83,27 @@ pub(super) enum ProtocolArg {
 }
 
 impl ValidateArgs {
-    pub(super) fn into_config(self) -> ValidateConfig {
-        ValidateConfig {
+    pub(super) fn into_config(self) -> Result<ValidateConfig, Error> {
+        let limits = Limits {
+            min_t: self.min_t,
+            max_t: self.max_t,
+            min_n: self.min_n,
+            max_n: self.max_n,
+            min_q: self.min_q,
+            max_q: self.max_q,
+        };
+        limits.check().map_err(Error::Usage)?;
+        Ok(ValidateConfig {
             input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
             protocol: match self.protocol {
                 ProtocolArg::Plain => Protocol::Plain,
                 ProtocolArg::Testlib => Protocol::Testlib,
                 ProtocolArg::Kattis => Protocol::Kattis,
             },
-            limits: Limits {
-                min_t: self.min_t,
-                max_t: self.max_t,
-                min_n: self.min_n,
-                max_n: self.max_n,
-                min_q: self.min_q,
-                max_q: self.max_q,
-            },
+            limits,
             max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
-            threads: self.threads,
-        }
+            threads: self.threads.count(),
+        })
     }
 }
 

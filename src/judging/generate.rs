@@ -204,13 +204,13 @@ impl Spec {
         };
         if !possible {
             return bad(format!(
-                "no board size in {}..={} allows a {} game within {} moves",
+                "no board size in {}..={} allows {} game within {} moves",
                 sizes.start(),
                 sizes.end(),
                 match self.outcome {
-                    OutcomeMix::Win => "won",
-                    OutcomeMix::Draw => "drawn",
-                    _ => "unfinished",
+                    OutcomeMix::Win => "a won",
+                    OutcomeMix::Draw => "a drawn",
+                    _ => "an unfinished",
                 },
                 self.move_cap()
             ));

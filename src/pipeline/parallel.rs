@@ -53,8 +53,11 @@ pub struct Split {
     pub part_bytes: usize,
 }
 
-/// At most this many workers, so that memory stays a few MiB on any machine.
+/// At most this many workers by default, so that memory stays a few MiB on any machine.
 const MOST_WORKERS: usize = 8;
+
+/// At most this many workers even when asked for more.
+pub const MOST_THREADS: usize = 64;
 
 impl Split {
     /// The threads to solve on: as set, or twice the cores, at most
@@ -73,7 +76,7 @@ impl Split {
                     (2 * cores).min(MOST_WORKERS.max(cores))
                 }
             }
-            workers => workers,
+            workers => workers.min(MOST_THREADS),
         }
     }
 }

@@ -153,9 +153,10 @@ impl fmt::Display for Difference {
                 first_extra,
             } => write!(
                 f,
-                "case {case}: expected {}, found {found} tokens on the line, the first extra \
+                "case {case}: expected {}, found {} on the line, the first extra \
                  one {first_extra} (one line per case is required)",
-                plural(*expected, "result", "results")
+                plural(*expected, "result", "results"),
+                plural(*found, "token", "tokens")
             ),
             Difference::FewerLines { missing, cases } => write!(
                 f,
@@ -546,6 +547,19 @@ mod tests {
         assert_eq!(
             differs(&long, &long),
             "the expected answer is malformed: line 3001 holds \"12\", not a result"
+        );
+    }
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        assert_eq!(
+            differs("\n", "1\n"),
+            "case 1: expected 0 results, found 1 token on the line, the first extra one \"1\" \
+             (one line per case is required)"
+        );
+        assert_eq!(
+            differs("1\n", "1\n2\n"),
+            "output has 1 line more than expected: the answer ends after case 1"
         );
     }
 
