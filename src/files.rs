@@ -8,7 +8,7 @@ use crate::error::{Error, InputName};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Opens an input for reading, with its name for messages.
 ///
@@ -64,23 +64,145 @@ fn widen_pipe(file: &File) {
     }
 }
 
-/// Opens the output, unbuffered: the writer gathers its own blocks.
-pub fn create(target: &OutputTarget) -> Result<Box<dyn Write>, Error> {
-    match target {
-        OutputTarget::Stdout => {
-            let fd = io::stdout()
-                .as_fd()
-                .try_clone_to_owned()
-                .map_err(Error::Write)?;
-            Ok(Box::new(File::from(fd)))
+/// Where a command's output goes: standard output, or a file written whole
+/// beside its destination and put in its place by [`Output::finish`].
+///
+/// Why: a run that fails part way, or a path that names one of the inputs,
+/// must never cost the user the file that was there. Unbuffered: the
+/// writers gather their own blocks.
+pub struct Output {
+    to: Destination,
+}
+
+enum Destination {
+    Stdout(File),
+    File {
+        /// The file being written, in the destination's folder.
+        temporary: tempfile::NamedTempFile,
+        /// Where it goes when the command succeeds.
+        path: PathBuf,
+    },
+}
+
+impl Output {
+    /// Standard output.
+    pub fn stdout() -> Result<Output, Error> {
+        let fd = io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(Error::Write)?;
+        Ok(Output {
+            to: Destination::Stdout(File::from(fd)),
+        })
+    }
+
+    /// The output `target` names, refused when it is one of `inputs` (the
+    /// same file, however named).
+    pub fn create(target: &OutputTarget, inputs: &[InputSource]) -> Result<Output, Error> {
+        let path = match target {
+            OutputTarget::Stdout => return Output::stdout(),
+            OutputTarget::Path(path) => path,
+        };
+        if let Some(input) = inputs.iter().find(|input| same_file(input, path)) {
+            let input = match input {
+                InputSource::Stdin => "standard input".to_owned(),
+                InputSource::Path(input) => input.display().to_string(),
+            };
+            return Err(Error::Usage(format!(
+                "the output {} is the input {input}: writing it would destroy the input",
+                path.display()
+            )));
         }
-        OutputTarget::Path(path) => {
-            let file = File::create(path).map_err(|source| Error::CreateOutput {
+        let cannot_create = |source| Error::CreateOutput {
+            path: path.clone(),
+            source,
+        };
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".tictactoe-").suffix(".partial");
+        // As a plain create would make it: readable by all, less the umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temporary = builder.tempfile_in(folder).map_err(cannot_create)?;
+        Ok(Output {
+            to: Destination::File {
+                temporary,
                 path: path.clone(),
-                source,
-            })?;
-            Ok(Box::new(file))
+            },
+        })
+    }
+
+    /// Puts a written file in its place; for standard output, flushes.
+    /// Dropping an output without finishing it leaves the destination as
+    /// it was.
+    pub fn finish(self) -> Result<(), Error> {
+        match self.to {
+            Destination::Stdout(mut file) => file.flush().map_err(Error::Write),
+            Destination::File { temporary, path } => {
+                temporary
+                    .persist(&path)
+                    .map_err(|error| Error::CreateOutput {
+                        path,
+                        source: error.error,
+                    })?;
+                Ok(())
+            }
         }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match &mut self.to {
+            Destination::Stdout(file) => file.write(bytes),
+            Destination::File { temporary, .. } => temporary.write(bytes),
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match &mut self.to {
+            Destination::Stdout(file) => file.write_all(bytes),
+            Destination::File { temporary, .. } => temporary.write_all(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.to {
+            Destination::Stdout(file) => file.flush(),
+            Destination::File { temporary, .. } => temporary.flush(),
+        }
+    }
+}
+
+/// Whether `input` is the file at `path`: the same device and inode where
+/// the platform has them, else the same canonical path.
+fn same_file(input: &InputSource, path: &Path) -> bool {
+    let Ok(output) = std::fs::metadata(path) else {
+        // Nothing there yet: it cannot be an input.
+        return false;
+    };
+    let input = match input {
+        InputSource::Path(input) => std::fs::metadata(input),
+        InputSource::Stdin => io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .and_then(|fd| File::from(fd).metadata()),
+    };
+    let Ok(input) = input else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        input.dev() == output.dev() && input.ino() == output.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (input, output);
+        false
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::{AfterWinArgs, SpecArgs, ToArg};
 use crate::error::{Error, InputName};
+use crate::files::{Output, OutputTarget};
 use crate::format::Format;
 use crate::game::{AfterWin, Rules};
 use crate::judging::generate::{Spec, write_all_games, write_file_as};
@@ -45,6 +46,9 @@ pub(super) struct GenArgs {
     /// Write DIR/01.in ... with matching .ans files computed by the solver.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
+    /// Replace tests already in --out-dir (else gen refuses to touch them).
+    #[arg(long, requires = "out_dir")]
+    force: bool,
     #[command(flatten)]
     after_win: AfterWinArgs,
     /// The format to write the inputs in.
@@ -59,6 +63,7 @@ impl GenArgs {
             all_games: self.all_games,
             out_dir: self.out_dir,
             count: self.count.unwrap_or(1),
+            force: self.force,
             answer_rules: self.after_win.into_rules(),
             format: match self.format {
                 ToArg::CodingNinjas => Format::CodingNinjas,
@@ -79,6 +84,8 @@ pub struct GenConfig {
     pub out_dir: Option<PathBuf>,
     /// How many tests the folder gets.
     pub count: u64,
+    /// Whether tests already in the folder may be replaced.
+    pub force: bool,
     /// The rules the folder's `.ans` files are computed with.
     pub answer_rules: Rules,
     /// The format the inputs are written in.
@@ -114,41 +121,46 @@ pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
 }
 
 fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
-    let cannot_create = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::CreateOutput { path, source }
-    };
-    fs::create_dir_all(dir).map_err(cannot_create(dir))?;
+    fs::create_dir_all(dir).map_err(|source| Error::CreateOutput {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let width = config.count.to_string().len().max(2);
-    for number in 1..=config.count {
-        let name = format!("{number:0width$}");
-        let input = dir.join(format!("{name}.in"));
-        let answer = dir.join(format!("{name}.ans"));
-        write_test(config, number, &input)?;
-        let source = File::open(&input).map_err(|source| Error::Open {
+    let tests: Vec<(PathBuf, PathBuf)> = (1..=config.count)
+        .map(|number| {
+            let name = format!("{number:0width$}");
+            (dir.join(format!("{name}.in")), dir.join(format!("{name}.ans")))
+        })
+        .collect();
+    // Nothing is written if anything would be replaced unasked.
+    if !config.force
+        && let Some(existing) = tests
+            .iter()
+            .flat_map(|(input, answer)| [input, answer])
+            .find(|path| path.exists())
+    {
+        return Err(Error::Usage(format!(
+            "{} exists: gen does not replace tests unless given --force",
+            existing.display()
+        )));
+    }
+    for (number, (input, answer)) in (1..).zip(&tests) {
+        let mut written = Output::create(&OutputTarget::Path(input.clone()), &[])?;
+        write_file_as(&config.spec, number, config.format, &mut written).map_err(Error::Write)?;
+        written.finish()?;
+        let source = File::open(input).map_err(|source| Error::Open {
             path: input.clone(),
             source,
         })?;
-        let sink = File::create(&answer).map_err(cannot_create(&answer))?;
-        let format = match config.format {
-            Format::CodingNinjas => Some(Format::CodingNinjas),
-            Format::Leetcode => Some(Format::Leetcode),
-        };
+        let mut solved = Output::create(&OutputTarget::Path(answer.clone()), &[])?;
         run_stream_as(
             BufReader::new(source),
             InputName::Path(input.clone()),
-            format,
+            Some(config.format),
             config.answer_rules,
-            sink,
+            &mut solved,
         )?;
+        solved.finish()?;
     }
     Ok(())
-}
-
-fn write_test(config: &GenConfig, number: u64, path: &Path) -> Result<(), Error> {
-    let file = File::create(path).map_err(|source| Error::CreateOutput {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    write_file_as(&config.spec, number, config.format, file).map_err(Error::Write)
 }

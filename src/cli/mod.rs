@@ -32,7 +32,7 @@ pub use validate::ValidateConfig;
 use validate::{VALIDATE_HELP, ValidateArgs};
 
 use crate::error::Error;
-use crate::files::{self, InputSource, OutputTarget};
+use crate::files::{InputSource, Output, OutputTarget};
 use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
 use crate::judging::generate::{Bounds, OutcomeMix, Spec};
@@ -215,16 +215,23 @@ impl Failure {
 /// validators exit 42 for a valid file, say). `Err` is a failure to run, and
 /// `main` maps it to a status of its own.
 pub fn run(config: Config) -> Result<u8, Error> {
-    let stdout = || files::create(&OutputTarget::Stdout);
+    let stdout = Output::stdout;
     match config {
-        Config::Solve(config) => solve::run(&config, files::create(&config.output)?).map(|()| 0),
+        Config::Solve(config) => {
+            let mut output = Output::create(&config.output, &config.inputs)?;
+            solve::run(&config, &mut output)?;
+            output.finish().map(|()| 0)
+        }
         Config::Validate(config) => validate::run(&config, stdout()?, std::io::stderr()),
         Config::Check(config) => check::run(&config, stdout()?, std::io::stderr()),
         Config::Gen(config) => generate::run(&config, stdout()?),
         Config::Test(config) => test::run(&config, stdout()?),
         Config::Stress(config) => stress::run(&config, stdout()?),
         Config::Convert(config) => {
-            convert::run(&config, files::create(&config.output)?).map(|()| 0)
+            let inputs = [config.input.clone()];
+            let mut output = Output::create(&config.output, &inputs)?;
+            convert::run(&config, &mut output)?;
+            output.finish().map(|()| 0)
         }
         Config::Trace(config) => {
             let colour = trace::stdout_wants_colour();

@@ -12,6 +12,7 @@
 use super::SpecArgs;
 use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
+use crate::files::{Output, OutputTarget};
 use crate::format::Format;
 use crate::format::answers::{Comparison, Difference, compare};
 use crate::format::board::{self, View};
@@ -484,15 +485,18 @@ fn render(cases: &[Case]) -> Vec<u8> {
 
 /// Writes `failing.in` and `failing.ans` to `dir`.
 fn save(dir: &Path, cases: &[Case], answer: &[u8]) -> Result<(PathBuf, PathBuf), Error> {
-    let create = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::CreateOutput { path, source }
-    };
-    fs::create_dir_all(dir).map_err(create(dir))?;
+    fs::create_dir_all(dir).map_err(|source| Error::CreateOutput {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let input = dir.join("failing.in");
     let answer_path = dir.join("failing.ans");
-    fs::write(&input, render(cases)).map_err(create(&input))?;
-    fs::write(&answer_path, answer).map_err(create(&answer_path))?;
+    for (path, bytes) in [(&input, &render(cases)[..]), (&answer_path, answer)] {
+        // Written whole, then put in place: a failure leaves the last ones.
+        let mut output = Output::create(&OutputTarget::Path(path.clone()), &[])?;
+        output.write_all(bytes).map_err(Error::Write)?;
+        output.finish()?;
+    }
     Ok((input, answer_path))
 }
 

@@ -1,0 +1,117 @@
+//! No file is ever destroyed: an output that names an input is refused
+//! before anything is written, and an output file is replaced only by a
+//! complete one.
+
+mod common;
+
+use common::tictactoe;
+use std::fs;
+
+const EXAMPLE: &str = "1\n3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+
+#[test]
+fn an_output_that_is_the_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("same.in");
+    fs::write(&input, EXAMPLE).expect("input");
+    // By the same name, by another name for the same file, and as standard input.
+    let other_name = dir.path().join(".").join("same.in");
+    let hard_link = dir.path().join("linked.in");
+    fs::hard_link(&input, &hard_link).expect("hard link");
+    for output in [&input, &other_name, &hard_link] {
+        tictactoe()
+            .arg(&input)
+            .arg("-o")
+            .arg(output)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("would destroy the input"));
+    }
+    // Standard input opened on the file itself, as a shell's `<` does.
+    let status = std::process::Command::new(common::binary())
+        .arg("-o")
+        .arg(&input)
+        .stdin(fs::File::open(&input).expect("input"))
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("runs");
+    assert_eq!(status.code(), Some(2));
+    tictactoe()
+        .args([
+            "convert",
+            "--to",
+            "coding-ninjas",
+            "--from",
+            "coding-ninjas",
+        ])
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .assert()
+        .code(2);
+    assert_eq!(fs::read_to_string(&input).expect("input"), EXAMPLE);
+}
+
+#[test]
+fn a_run_that_fails_leaves_the_old_output_untouched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.txt");
+    fs::write(&output, "the previous results\n").expect("old output");
+    let broken = dir.path().join("broken.in");
+    fs::write(&broken, "2\n3\n1\n0 0 1\n3\n1\n9 9 1\n").expect("input");
+    tictactoe()
+        .arg(&broken)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(65);
+    assert_eq!(
+        fs::read_to_string(&output).expect("output"),
+        "the previous results\n"
+    );
+    // Nothing is left beside it either.
+    let left: Vec<_> = fs::read_dir(dir.path()).expect("dir").collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    // A run that succeeds replaces it.
+    let good = dir.path().join("good.in");
+    fs::write(&good, EXAMPLE).expect("input");
+    tictactoe()
+        .arg(&good)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read_to_string(&output).expect("output"),
+        "0 0 0 0 0 0 1\n"
+    );
+}
+
+#[test]
+fn gen_does_not_replace_tests_unless_forced() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("tests");
+    let generate = |extra: &[&str]| {
+        let mut command = tictactoe();
+        command
+            .args(["gen", "--seed", "1", "--count", "2", "--out-dir"])
+            .arg(&folder)
+            .args(extra);
+        command
+    };
+    generate(&[]).assert().success();
+    fs::write(folder.join("02.ans"), "hand-made\n").expect("a hand-made answer");
+    generate(&[])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unless given --force"));
+    assert_eq!(
+        fs::read_to_string(folder.join("02.ans")).expect("answer"),
+        "hand-made\n"
+    );
+    generate(&["--force"]).assert().success();
+    assert_ne!(
+        fs::read_to_string(folder.join("02.ans")).expect("answer"),
+        "hand-made\n"
+    );
+}
