@@ -211,6 +211,11 @@ pub enum Error {
 
 /// A token as messages quote it: its first bytes, and `...` when it goes on.
 pub fn quote_token(shown: &[u8], goes_on: bool) -> String {
+    // A token cut short may end inside a character: show up to it.
+    let shown = match std::str::from_utf8(shown) {
+        Err(cut) if goes_on && cut.error_len().is_none() => &shown[..cut.valid_up_to()],
+        _ => shown,
+    };
     let mut text = String::from_utf8_lossy(shown).into_owned();
     if goes_on {
         text.push_str("...");
@@ -255,6 +260,13 @@ mod tests {
             error.to_string(),
             "line 9, column 1: case 2, move 3: cell (0, 0) is already taken"
         );
+    }
+
+    #[test]
+    fn a_quote_cut_inside_a_character_stops_before_it() {
+        let token = "é".repeat(20);
+        assert_eq!(quote_token(&token.as_bytes()[..31], true), "é".repeat(15) + "...");
+        assert_eq!(quote_token(b"x\xff", false), "x\u{fffd}");
     }
 
     #[test]

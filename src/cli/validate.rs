@@ -127,8 +127,8 @@ pub struct ValidateConfig {
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     let (reader, name) = files::open(&config.input)?;
-    let (format, reader) = cases::resolve(reader, &name, None)?;
-    let report = match format {
+    let (format, marked, reader) = cases::resolve(reader, &name, None)?;
+    let mut report = match format {
         Format::CodingNinjas => {
             let split = Split {
                 workers: config.threads,
@@ -142,6 +142,11 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         input: name.clone(),
         source,
     })?;
+    if marked {
+        // The mark is dropped before reading, so that the rest is judged as
+        // it would be without it; the file still is not canonical.
+        report.note_byte_order_mark(config.max_errors);
+    }
     match write_report(&report, &name, config, output, errors) {
         // A reader that stopped listening (`| head`) must not turn an
         // invalid file's status into success.

@@ -479,7 +479,7 @@ pub fn scan_int(buf: &[u8], start: usize, at_eof: bool) -> Scanned {
     let digits = &buf[digits_start..at];
     let value = if digits.len() > 18 {
         // Rare: the wrapped value may be wrong, so read the digits again.
-        match exact_value(digits) {
+        match exact_value(digits, negative) {
             Some(value) => value,
             None => return Scanned::TooLarge,
         }
@@ -492,21 +492,24 @@ pub fn scan_int(buf: &[u8], start: usize, at_eof: bool) -> Scanned {
         _ if digits.is_empty() => return Scanned::NotInteger,
         _ => {}
     }
-    // At most 18 digits, or checked by exact_value: the value fits an i64.
+    // At most 18 digits, or checked by exact_value: the value fits an i64
+    // (i64::MIN's magnitude wraps to itself, and negating it keeps it).
     let value = value as i64;
-    Scanned::Int(if negative { -value } else { value }, at)
+    Scanned::Int(if negative { value.wrapping_neg() } else { value }, at)
 }
 
-/// The value of a long run of digits, if it fits an i64. Checking as it goes
-/// stops within 20 significant digits, however long the run.
+/// The magnitude of a long run of digits, if the integer fits an i64 (up
+/// to 2^63 when `negative`, for i64::MIN). Checking as it goes stops within
+/// 20 significant digits, however long the run.
 #[cold]
-fn exact_value(digits: &[u8]) -> Option<u64> {
+fn exact_value(digits: &[u8], negative: bool) -> Option<u64> {
+    let most = i64::MAX as u64 + u64::from(negative);
     let mut value: u64 = 0;
     for &digit in digits {
         value = value
             .checked_mul(10)?
             .checked_add(u64::from(digit - b'0'))?;
-        if value > i64::MAX as u64 {
+        if value > most {
             return None;
         }
     }
@@ -540,6 +543,14 @@ mod tests {
         );
         assert_eq!(
             scan_int(b"9223372036854775808 ", 0, true),
+            Scanned::TooLarge
+        );
+        assert_eq!(
+            scan_int(b"-9223372036854775808 ", 0, true),
+            Scanned::Int(i64::MIN, 20)
+        );
+        assert_eq!(
+            scan_int(b"-9223372036854775809 ", 0, true),
             Scanned::TooLarge
         );
         assert_eq!(

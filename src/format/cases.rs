@@ -29,9 +29,19 @@ pub const PEEK_MAX: usize = 1024 * 1024;
 /// that it gets the Coding Ninjas reader's error, and one whose first
 /// [`PEEK_MAX`] bytes are all whitespace). Returns the whole input, nothing
 /// lost.
-pub fn detect<R: Read>(mut input: R) -> io::Result<(Format, Peeked<R>)> {
+pub fn detect<R: Read>(input: R) -> io::Result<(Format, Peeked<R>)> {
+    detect_past_mark(input).map(|(format, _, input)| (format, input))
+}
+
+/// UTF-8's byte order mark, which some editors put before a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// [`detect`], which also drops a UTF-8 byte order mark at the start, in
+/// either format, and says whether it did.
+pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
+    let mut marked = false;
     let detected = loop {
         let read = read_some(&mut input, &mut chunk)?;
         if read == 0 || seen.len() >= PEEK_MAX {
@@ -39,7 +49,15 @@ pub fn detect<R: Read>(mut input: R) -> io::Result<(Format, Peeked<R>)> {
             break Format::CodingNinjas;
         }
         seen.extend_from_slice(&chunk[..read]);
-        if let Some(&first) = chunk[..read].iter().find(|&&byte| !is_space(byte)) {
+        if !marked && seen.len() >= BYTE_ORDER_MARK.len() && seen.starts_with(BYTE_ORDER_MARK) {
+            seen.drain(..BYTE_ORDER_MARK.len());
+            marked = true;
+        }
+        if seen.len() < BYTE_ORDER_MARK.len() && BYTE_ORDER_MARK.starts_with(&seen) {
+            // Perhaps a mark, cut by the read: read on.
+            continue;
+        }
+        if let Some(&first) = seen.iter().find(|&&byte| !is_space(byte)) {
             break if first == b'[' {
                 Format::Leetcode
             } else {
@@ -47,20 +65,21 @@ pub fn detect<R: Read>(mut input: R) -> io::Result<(Format, Peeked<R>)> {
             };
         }
     };
-    Ok((detected, Cursor::new(seen).chain(input)))
+    Ok((detected, marked, Cursor::new(seen).chain(input)))
 }
 
-/// Resolves `auto` for one input; a named format reads the input as it is.
+/// Resolves `auto` for one input, past a byte order mark (and says whether
+/// there was one); a named format reads the input as it is.
 pub fn resolve<R: Read>(
     input: R,
     name: &InputName,
     format: Option<Format>,
-) -> Result<(Format, Peeked<R>), Error> {
-    let as_is = |detected, input| Ok((detected, Cursor::new(Vec::new()).chain(input)));
+) -> Result<(Format, bool, Peeked<R>), Error> {
+    let as_is = |detected, input| Ok((detected, false, Cursor::new(Vec::new()).chain(input)));
     match format {
         Some(Format::CodingNinjas) => as_is(Format::CodingNinjas, input),
         Some(Format::Leetcode) => as_is(Format::Leetcode, input),
-        None => detect(input).map_err(|source| Error::Read {
+        None => detect_past_mark(input).map_err(|source| Error::Read {
             input: name.clone(),
             source,
         }),
@@ -103,7 +122,7 @@ pub type OpenCases = Cases<Peeked<Box<dyn Read>>>;
 /// Opens an input and works out its format.
 pub fn open(source: &InputSource, format: Option<Format>) -> Result<(Format, OpenCases), Error> {
     let (input, name) = files::open(source)?;
-    let (detected, input) = resolve(input, &name, format)?;
+    let (detected, _, input) = resolve(input, &name, format)?;
     Ok((detected, Cases::new(input, name, detected)))
 }
 

@@ -50,8 +50,8 @@ pub fn solve_any<W: Write>(
         Some(Format::CodingNinjas) => parallel::solve(input, name, game, output, split),
         Some(Format::Leetcode) => solve_leetcode(input, name, game, output),
         None => match cases::resolve(input, &name, format)? {
-            (Format::CodingNinjas, input) => parallel::solve(input, name, game, output, split),
-            (Format::Leetcode, input) => solve_leetcode(input, name, game, output),
+            (Format::CodingNinjas, _, input) => parallel::solve(input, name, game, output, split),
+            (Format::Leetcode, _, input) => solve_leetcode(input, name, game, output),
         },
     }
 }

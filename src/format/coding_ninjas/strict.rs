@@ -42,6 +42,9 @@ pub struct Spot {
 /// A break of the canonical layout.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Layout {
+    /// UTF-8's byte order mark before the first line.
+    #[error("a UTF-8 byte order mark before the first line: test files are plain ASCII")]
+    ByteOrderMark,
     /// Two spaces where one belongs.
     #[error("two spaces in a row: fields are separated by a single space")]
     ExtraSpace,
@@ -297,11 +300,20 @@ impl<R: Read> StrictReader<R> {
             return Ok(None);
         }
         let significant = digits.trim_start_matches('0');
-        if length > QUOTED || significant.len() > 18 {
-            self.problems.push((spot, Layout::TooLarge(text)));
-            return Ok(None);
-        }
-        let magnitude: i64 = significant.parse().unwrap_or(0);
+        // Whatever an i64 holds, i64::MIN included, as the solver reads it.
+        let value = format!("{}{significant}", if sign == Some(b'-') { "-" } else { "" });
+        let parsed = match significant {
+            "" => Ok(0),
+            _ => value.parse::<i64>(),
+        };
+        let value = match parsed {
+            Ok(value) if length <= QUOTED => value,
+            _ => {
+                self.problems.push((spot, Layout::TooLarge(text)));
+                return Ok(None);
+            }
+        };
+        let magnitude = value.unsigned_abs();
         let leading_zero = digits.len() > 1 && digits.starts_with('0');
         match sign {
             Some(b'+') => self.problems.push((spot, Layout::Sign(text))),
@@ -309,11 +321,7 @@ impl<R: Read> StrictReader<R> {
             _ if leading_zero => self.problems.push((spot, Layout::LeadingZero(text))),
             _ => {}
         }
-        Ok(Some(if sign == Some(b'-') {
-            -magnitude
-        } else {
-            magnitude
-        }))
+        Ok(Some(value))
     }
 
     /// Consumes the whitespace after a token (or at the start of the file,

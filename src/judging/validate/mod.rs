@@ -269,6 +269,21 @@ impl Report {
         true
     }
 
+    /// Records that the file started with a UTF-8 byte order mark, first.
+    pub fn note_byte_order_mark(&mut self, max_errors: usize) {
+        let position = Position {
+            line: 1,
+            column: 1,
+            ..Position::default()
+        };
+        let rule = Rule::Layout(Layout::ByteOrderMark);
+        self.violations.insert(0, Violation { position, rule });
+        if self.violations.len() > max_errors.max(1) {
+            self.violations.truncate(max_errors.max(1));
+            self.capped = true;
+        }
+    }
+
     /// Finishes the summary of a file with no cases.
     pub(crate) fn finish(mut self) -> Report {
         if self.summary.cases == 0 {
