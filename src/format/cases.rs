@@ -42,6 +42,8 @@ pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peek
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
     let mut marked = false;
+    // Bytes of `seen` known to be whitespace.
+    let mut scanned = 0;
     let detected = loop {
         let read = read_some(&mut input, &mut chunk)?;
         if read == 0 || seen.len() >= PEEK_MAX {
@@ -57,7 +59,9 @@ pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peek
             // Perhaps a mark, cut by the read: read on.
             continue;
         }
-        if let Some(&first) = seen.iter().find(|&&byte| !is_space(byte)) {
+        let first = seen[scanned..].iter().find(|&&byte| !is_space(byte));
+        scanned = seen.len();
+        if let Some(&first) = first {
             break if first == b'[' {
                 Format::Leetcode
             } else {
