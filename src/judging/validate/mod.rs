@@ -416,7 +416,13 @@ fn validate_parts<R: Read>(
             let last = part.cases.last.is_none();
             while !pool.has_room() {
                 if let Some(failed) = take_valid(&mut pool, &mut valid)? {
-                    let again = Again { failed, rest: None };
+                    // The part in hand was not sent: it follows the ones
+                    // still with the workers.
+                    let again = Again {
+                        failed,
+                        unsent: Some(part),
+                        rest: None,
+                    };
                     return again.validate(&mut pool, splitter, limits, max_errors, valid);
                 }
             }
@@ -430,7 +436,11 @@ fn validate_parts<R: Read>(
         };
         while pool.pending() {
             if let Some(failed) = take_valid(&mut pool, &mut valid)? {
-                let again = Again { failed, rest };
+                let again = Again {
+                    failed,
+                    unsent: None,
+                    rest,
+                };
                 return again.validate(&mut pool, splitter, limits, max_errors, valid);
             }
         }
@@ -478,6 +488,8 @@ fn worker_lost() -> io::Error {
 /// validated again as one stream, for the stream's report exactly.
 struct Again {
     failed: Part,
+    /// A part cut from the input but not yet sent to a worker.
+    unsent: Option<Part>,
     /// Where the splitter stopped, if it did.
     rest: Option<Part>,
 }
@@ -491,7 +503,11 @@ impl Again {
         max_errors: usize,
         valid: Report,
     ) -> io::Result<Report> {
-        let Again { failed, rest } = self;
+        let Again {
+            failed,
+            unsent,
+            rest,
+        } = self;
         let start = failed.start;
         let span = Span::of(PartCases {
             last: None,
@@ -505,6 +521,9 @@ impl Again {
                 return Err(worker_lost());
             };
             bytes.extend_from_slice(&checked.part.bytes[..checked.part.len]);
+        }
+        if let Some(unsent) = unsent {
+            bytes.extend_from_slice(&unsent.bytes[..unsent.len]);
         }
         let input = match rest {
             Some(rest) => {
