@@ -406,3 +406,64 @@ proptest! {
         }
     }
 }
+
+/// A canonical file of a few small cases whose N, Q and moves wander past
+/// every bound: N of 0 or past 10^9, Q past N x N, moves off the board, on
+/// taken cells, by a third player.
+fn wandering_file() -> impl Strategy<Value = Vec<u8>> {
+    let size = prop::sample::select(vec![
+        0i64,
+        1,
+        2,
+        3,
+        4,
+        999_999_999,
+        1_000_000_000,
+        1_000_000_001,
+    ]);
+    let case = (size, 0usize..7).prop_flat_map(|(n, q)| {
+        let coordinate = prop_oneof![0i64..4, Just(n - 1), Just(n)];
+        let player = prop_oneof![4 => 1i64..=2, 1 => Just(3i64)];
+        (
+            Just(n),
+            prop::collection::vec((coordinate.clone(), coordinate, player), q..=q),
+        )
+    });
+    prop::collection::vec(case, 0..4).prop_map(|cases| {
+        let mut text = format!("{}\n", cases.len());
+        for (n, moves) in cases {
+            text.push_str(&format!("{n}\n{}\n", moves.len()));
+            for (row, col, player) in moves {
+                text.push_str(&format!("{row} {col} {player}\n"));
+            }
+        }
+        text.into_bytes()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// validate can never call valid a file the solver refuses, whatever
+    /// bounds it is given (bounds that contradict each other or the solver
+    /// are refused before any file is read).
+    #[test]
+    fn a_file_valid_under_any_bounds_is_solvable(
+        file in wandering_file(),
+        min_t in 0u64..3,
+        more_t in 0u64..3,
+        min_n in 1u64..5,
+        max_n in prop::sample::select(vec![4u64, 999_999_999, 1_000_000_000]),
+        min_q in 0u64..6,
+        more_q in prop::option::of(0u64..20),
+    ) {
+        let (max_t, max_q) = (min_t + more_t, more_q.map(|more| min_q + more));
+        let limits = Limits { min_t, max_t, min_n, max_n, min_q, max_q };
+        prop_assume!(limits.check().is_ok());
+        let report = validate(&file[..], &limits, 20).expect("reading memory");
+        if report.is_valid() {
+            let (_, solved) = solve(&file);
+            prop_assert!(solved.is_ok(), "valid under {:?} but {:?}", limits, solved);
+        }
+    }
+}
