@@ -12,7 +12,7 @@
 //! flat arrays, larger ones hash maps holding only the cells and lines that
 //! were played. Either way a reset between games costs O(moves played).
 
-use rustc_hash::FxHashMap;
+use foldhash::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
 
@@ -331,12 +331,16 @@ impl Dense {
 }
 
 /// Cells and line sums of a large board: only what was played.
+///
+/// The maps' hasher is seeded at random for each process: with a fixed one
+/// (FxHash, say), a test file's author can pick cells whose keys all land
+/// in one bucket, and each move then costs a walk of every cell before it.
 #[derive(Debug, Default)]
 struct Sparse {
     /// Keyed by `row * N + col`.
-    cells: FxHashMap<u64, Player>,
-    rows: FxHashMap<u32, i32>,
-    cols: FxHashMap<u32, i32>,
+    cells: HashMap<u64, Player>,
+    rows: HashMap<u32, i32>,
+    cols: HashMap<u32, i32>,
 }
 
 impl Sparse {
@@ -469,7 +473,7 @@ impl TicTacToe {
 
     /// The signed sum of a line: +1 per mark of player 1, -1 per mark of player 2.
     pub fn line_sum(&self, line: Line) -> i64 {
-        let get = |kind: usize, sparse: &FxHashMap<u32, i32>, index: u32| {
+        let get = |kind: usize, sparse: &HashMap<u32, i32>, index: u32| {
             if index >= self.n {
                 0
             } else if self.is_dense {
@@ -927,5 +931,56 @@ mod tests {
             assert_eq!(game.winner(), None);
             assert_eq!(game.play(0, 0, 2), Ok(Outcome::NoWin));
         }
+    }
+
+    /// Cells an input's author can pick so that FxHash (rustc-hash 2's,
+    /// `rotl(key * K, 26)`) puts every key in one bucket of a table of 2^17
+    /// and gives them all one tag: the attack on a fixed hasher.
+    fn fx_colliding_keys(count: usize) -> Vec<u64> {
+        const K: u64 = 0xf1357aea2e62a9c5;
+        let mut inverse = K;
+        for _ in 0..6 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(K.wrapping_mul(inverse)));
+        }
+        assert_eq!(K.wrapping_mul(inverse), 1);
+        // Bits 31 to 54 of key * K decide the bucket (38 to 54) and the tag (31 to 37).
+        let fixed = 0x00AB_CDEF_u64 << 31;
+        let mut keys = Vec::with_capacity(count);
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        while keys.len() < count {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let free = state & !(((1u64 << 24) - 1) << 31);
+            let key = (fixed | free).wrapping_mul(inverse);
+            if key < 1_000_000_000_000_000_000 {
+                keys.push(key);
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    #[test]
+    fn the_sparse_board_spreads_cells_a_fixed_hasher_would_pile_into_one_bucket() {
+        use std::hash::BuildHasher;
+        let keys = fx_colliding_keys(100_000);
+        let fx_bucket = |key: u64| key.wrapping_mul(0xf1357aea2e62a9c5).rotate_left(26) & 0x1FFFF;
+        assert!(keys.iter().all(|&key| fx_bucket(key) == fx_bucket(keys[0])));
+        let board = Sparse::default();
+        let mut buckets: Vec<u64> = keys
+            .iter()
+            .map(|&key| board.cells.hasher().hash_one(key) & 0x1FFFF)
+            .collect();
+        buckets.sort_unstable();
+        buckets.dedup();
+        // Random keys fill about 70% as many buckets as there are keys.
+        assert!(
+            buckets.len() > keys.len() / 2,
+            "{} buckets for {} keys",
+            buckets.len(),
+            keys.len()
+        );
     }
 }
