@@ -75,7 +75,8 @@ pub struct Output {
 }
 
 enum Destination {
-    Stdout(File),
+    /// Written where it is: standard output, a device, a pipe.
+    Stream(File),
     File {
         /// The file being written, in the destination's folder.
         temporary: tempfile::NamedTempFile,
@@ -92,7 +93,7 @@ impl Output {
             .try_clone_to_owned()
             .map_err(Error::Write)?;
         Ok(Output {
-            to: Destination::Stdout(File::from(fd)),
+            to: Destination::Stream(File::from(fd)),
         })
     }
 
@@ -117,6 +118,26 @@ impl Output {
             path: path.clone(),
             source,
         };
+        // Only a regular file is replaced whole. A link is followed to what
+        // it names; a device (`/dev/null`), a pipe or a socket is written
+        // where it is, as a plain create would, never replaced.
+        let real = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)
+                .ok()
+                .filter(|real| std::fs::metadata(real).is_ok_and(|meta| meta.is_file())),
+            Ok(meta) if !meta.is_file() => None,
+            _ => Some(path.clone()),
+        };
+        let Some(real) = real else {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(cannot_create)?;
+            return Ok(Output {
+                to: Destination::Stream(file),
+            });
+        };
+        let path = &real;
         let folder = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
@@ -140,7 +161,7 @@ impl Output {
     /// it was.
     pub fn finish(self) -> Result<(), Error> {
         match self.to {
-            Destination::Stdout(mut file) => file.flush().map_err(Error::Write),
+            Destination::Stream(mut file) => file.flush().map_err(Error::Write),
             Destination::File { temporary, path } => {
                 temporary
                     .persist(&path)
@@ -157,21 +178,21 @@ impl Output {
 impl Write for Output {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match &mut self.to {
-            Destination::Stdout(file) => file.write(bytes),
+            Destination::Stream(file) => file.write(bytes),
             Destination::File { temporary, .. } => temporary.write(bytes),
         }
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match &mut self.to {
-            Destination::Stdout(file) => file.write_all(bytes),
+            Destination::Stream(file) => file.write_all(bytes),
             Destination::File { temporary, .. } => temporary.write_all(bytes),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.to {
-            Destination::Stdout(file) => file.flush(),
+            Destination::Stream(file) => file.flush(),
             Destination::File { temporary, .. } => temporary.flush(),
         }
     }

@@ -115,3 +115,38 @@ fn gen_does_not_replace_tests_unless_forced() {
         "hand-made\n"
     );
 }
+
+#[test]
+fn a_device_or_a_link_is_written_where_it_points_never_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    tictactoe()
+        .arg(&input)
+        .args(["-o", "/dev/null"])
+        .assert()
+        .success();
+    let null = fs::metadata("/dev/null").expect("/dev/null");
+    assert!(null.file_type().is_char_device(), "/dev/null was replaced");
+    let target = dir.path().join("results.txt");
+    fs::write(&target, "old\n").expect("target");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    tictactoe()
+        .arg(&input)
+        .arg("-o")
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_to_string(&target).expect("target"),
+        "0 0 0 0 0 0 1\n"
+    );
+}
