@@ -118,26 +118,39 @@ impl Output {
             path: path.clone(),
             source,
         };
-        // Only a regular file is replaced whole. A link is followed to what
-        // it names; a device (`/dev/null`), a pipe or a socket is written
-        // where it is, as a plain create would, never replaced.
-        let real = match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)
-                .ok()
-                .filter(|real| std::fs::metadata(real).is_ok_and(|meta| meta.is_file())),
-            Ok(meta) if !meta.is_file() => None,
-            _ => Some(path.clone()),
-        };
-        let Some(real) = real else {
+        // `/dev/stdout`, or any name of the file standard output is open on:
+        // written through standard output, so that a shell's `>>` appends.
+        if is_stdout(path) {
+            return Output::stdout();
+        }
+        // Only a plain regular file, or a new one, is replaced whole, and it
+        // keeps its mode and owner. Anything else is written where it is, as
+        // a plain create would: a link (`/dev/stdout` may name a file a shell
+        // opened for appending), a file with other names (hard links), a
+        // device (`/dev/null`), a pipe, a socket. A file that may not be
+        // written is refused, as a plain create would refuse it.
+        let existing = std::fs::symlink_metadata(path).ok();
+        let in_place = existing.as_ref().is_some_and(|meta| {
+            #[cfg(unix)]
+            let other_names = std::os::unix::fs::MetadataExt::nlink(meta) > 1;
+            #[cfg(not(unix))]
+            let other_names = false;
+            !meta.file_type().is_file() || other_names
+        });
+        if in_place || existing.is_some() {
             let file = std::fs::OpenOptions::new()
                 .write(true)
+                .create(true)
+                // Emptied only when written in place, as a plain create empties it.
+                .truncate(in_place && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
                 .open(path)
                 .map_err(cannot_create)?;
-            return Ok(Output {
-                to: Destination::Stream(file),
-            });
-        };
-        let path = &real;
+            if in_place {
+                return Ok(Output {
+                    to: Destination::Stream(file),
+                });
+            }
+        }
         let folder = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
@@ -148,6 +161,20 @@ impl Output {
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         let temporary = builder.tempfile_in(folder).map_err(cannot_create)?;
+        if let Some(meta) = &existing {
+            // The replacement keeps what the old file had; an owner that
+            // cannot be given (not root) stays the writer's.
+            let _ = temporary.as_file().set_permissions(meta.permissions());
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(
+                    temporary.as_file(),
+                    Some(meta.uid()),
+                    Some(meta.gid()),
+                );
+            }
+        }
         Ok(Output {
             to: Destination::File {
                 temporary,
@@ -195,6 +222,27 @@ impl Write for Output {
             Destination::Stream(file) => file.flush(),
             Destination::File { temporary, .. } => temporary.flush(),
         }
+    }
+}
+
+/// Whether `path` names the file standard output is open on.
+fn is_stdout(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let stdout = io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .and_then(|fd| File::from(fd).metadata());
+        match (stdout, std::fs::metadata(path)) {
+            (Ok(stdout), Ok(named)) => stdout.dev() == named.dev() && stdout.ino() == named.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
 }
 

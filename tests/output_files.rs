@@ -150,3 +150,40 @@ fn a_device_or_a_link_is_written_where_it_points_never_replaced() {
         "0 0 0 0 0 0 1\n"
     );
 }
+
+#[test]
+fn a_replaced_file_keeps_its_mode_and_a_file_with_other_names_is_written_through_them() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    let private = dir.path().join("private.txt");
+    fs::write(&private, "old\n").expect("old");
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).expect("chmod");
+    tictactoe()
+        .arg(&input)
+        .arg("-o")
+        .arg(&private)
+        .assert()
+        .success();
+    let mode = fs::metadata(&private)
+        .expect("private")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600);
+    let linked = dir.path().join("linked.txt");
+    let other_name = dir.path().join("other-name.txt");
+    fs::write(&linked, "old\n").expect("old");
+    fs::hard_link(&linked, &other_name).expect("hard link");
+    tictactoe()
+        .arg(&input)
+        .arg("-o")
+        .arg(&linked)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read_to_string(&other_name).expect("other name"),
+        "0 0 0 0 0 0 1\n"
+    );
+}

@@ -208,13 +208,21 @@ pub enum Side {
 pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
     let (format, expected) = detect(expected).map_err(Side::Expected)?;
     match format {
-        Format::CodingNinjas => compare_lines(expected, found),
-        Format::Leetcode => compare_lines(Lines::new(expected), Lines::new(found)),
+        Format::CodingNinjas => compare_lines(expected, found, false),
+        // A LeetCode line with no results, `[null]`, is text like any other.
+        Format::Leetcode => compare_lines(Lines::new(expected), Lines::new(found), true),
     }
 }
 
-/// [`compare`] on answers read as lines of results.
-fn compare_lines(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
+/// [`compare`] on answers read as lines of results. Unless
+/// `every_line_counts`, a line with no results (a Coding Ninjas case with
+/// no moves) may be left out at the end, and empty lines after the last
+/// case are not extra.
+fn compare_lines(
+    expected: impl Read,
+    found: impl Read,
+    every_line_counts: bool,
+) -> Result<Comparison, Side> {
     let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
     let mut found = Stream(AnswerReader::new(found), Side::Found);
     let mut cases = 0;
@@ -225,7 +233,10 @@ fn compare_lines(expected: impl Read, found: impl Read) -> Result<Comparison, Si
         results += same_results;
         let mut want = expected.next()?;
         if want == Item::End {
-            let extra = found.0.lines_with_tokens_left().map_err(Side::Found)?;
+            let extra = found
+                .0
+                .lines_left(every_line_counts)
+                .map_err(Side::Found)?;
             if extra > 0 {
                 return Ok(Comparison::Differs(Difference::MoreLines { extra, cases }));
             }
@@ -237,7 +248,7 @@ fn compare_lines(expected: impl Read, found: impl Read) -> Result<Comparison, Si
             // it would be empty (cases with no moves).
             let answer_line = expected.0.line();
             let mut missing = 1;
-            let mut empty = true;
+            let mut empty = !every_line_counts;
             loop {
                 match want {
                     Item::End => break,
@@ -548,6 +559,20 @@ mod tests {
             differs(&long, &long),
             "the expected answer is malformed: line 3001 holds \"12\", not a result"
         );
+    }
+
+    #[test]
+    fn leetcode_lines_with_no_results_are_lines_like_any_other() {
+        for (expected, found) in [
+            ("[null,1]\n[null]\n", "[null,1]\n"),
+            ("[null]\n[null,1]\n", "\n[null,1]\n"),
+            ("[null]\n", ""),
+            ("[null,1]\n", "[null,1]\n[null]\n[null]"),
+            ("[null,0]\n", "[nu ll,0]\n"),
+        ] {
+            assert!(!same(expected, found), "{expected:?} accepted {found:?}");
+        }
+        assert!(same("[null,1]\n[null]\n", "[null,1]\n\n[null]\n\n"));
     }
 
     #[test]

@@ -105,7 +105,9 @@ impl<R: Read> Lines<R> {
     fn step(&mut self, byte: u8, out: &mut Vec<u8>) {
         if byte == b'\n' {
             match self.state {
-                State::LineStart | State::Closed => {}
+                // A blank line stands for nothing: only test cases are lines.
+                State::LineStart => return,
+                State::Closed => {}
                 State::Broken => self.end_broken(out),
                 // The line ends before its `]`.
                 _ => {
@@ -122,7 +124,8 @@ impl<R: Read> Lines<R> {
         let blank = is_blank(byte);
         match self.state {
             State::Broken => self.keep_broken(byte),
-            _ if blank && self.state != State::InResult => {}
+            // Blanks may stand between elements, not inside `null` or a result.
+            _ if blank && !matches!(self.state, State::InResult | State::Null(1..=3)) => {}
             State::LineStart if byte == b'[' => self.state = State::Null(0),
             State::Null(matched) if byte == b"null"[matched] => {
                 self.state = if matched == 3 {
@@ -168,7 +171,6 @@ impl<R: Read> Read for Lines<R> {
                 // A last line without its LF ends like one with it.
                 if self.state != State::LineStart {
                     self.step(b'\n', &mut out);
-                    out.pop();
                 }
             }
             for index in 0..read {
@@ -204,8 +206,9 @@ mod tests {
     #[test]
     fn each_test_case_becomes_its_line_of_results() {
         assert_eq!(transcoded("[null,0,0,1]\n[null]\n"), "0 0 1 \n\n");
+        assert_eq!(transcoded("\n[null,1]\n \n\n"), "1 \n");
         assert_eq!(transcoded(" [ null , 0,\t2 ]\r\n"), "0 2 \n");
-        assert_eq!(transcoded("[null,1]"), "1 ");
+        assert_eq!(transcoded("[null,1]"), "1 \n");
     }
 
     #[test]
@@ -216,5 +219,6 @@ mod tests {
         assert_eq!(transcoded("[null,0,1\n"), "0 1 \u{23CE}\n");
         assert_eq!(transcoded("0 0 1\n"), "001\n");
         assert_eq!(transcoded("[null,3]\n"), "3 \n");
+        assert_eq!(transcoded("[nu ll,1]\n"), "ll,1]\n");
     }
 }

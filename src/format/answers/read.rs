@@ -155,14 +155,20 @@ impl<R: Read> AnswerReader<R> {
         }
     }
 
-    /// Counts the lines left that hold any token, and consumes them.
-    pub fn lines_with_tokens_left(&mut self) -> io::Result<u64> {
+    /// Counts the lines left, and consumes them: every line if
+    /// `empty_ones_count`, else those that hold a token.
+    pub fn lines_left(&mut self, empty_ones_count: bool) -> io::Result<u64> {
         let mut lines = 0;
         let mut this_line_counted = false;
         loop {
             match self.next_item()? {
                 Item::End => return Ok(lines),
-                Item::LineEnd => this_line_counted = false,
+                Item::LineEnd => {
+                    if empty_ones_count && !this_line_counted {
+                        lines += 1;
+                    }
+                    this_line_counted = false;
+                }
                 _ if !this_line_counted => {
                     this_line_counted = true;
                     lines += 1;
