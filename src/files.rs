@@ -130,26 +130,26 @@ impl Output {
         // device (`/dev/null`), a pipe, a socket. A file that may not be
         // written is refused, as a plain create would refuse it.
         let existing = std::fs::symlink_metadata(path).ok();
-        let in_place = existing.as_ref().is_some_and(|meta| {
-            #[cfg(unix)]
-            let other_names = std::os::unix::fs::MetadataExt::nlink(meta) > 1;
-            #[cfg(not(unix))]
-            let other_names = false;
-            !meta.file_type().is_file() || other_names
-        });
-        if in_place || existing.is_some() {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                // Emptied only when written in place, as a plain create empties it.
-                .truncate(in_place && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
-                .open(path)
-                .map_err(cannot_create)?;
-            if in_place {
+        match &existing {
+            Some(meta) if !replaced_whole(meta) => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    // Emptied as a plain create empties it, but for a device or a pipe.
+                    .truncate(std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
+                    .open(path)
+                    .map_err(cannot_create)?;
                 return Ok(Output {
                     to: Destination::Stream(file),
                 });
             }
+            // Opened for writing, unchanged, only to refuse as a plain create would.
+            Some(_) => drop(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(cannot_create)?,
+            ),
+            None => {}
         }
         let folder = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -223,6 +223,17 @@ impl Write for Output {
             Destination::File { temporary, .. } => temporary.flush(),
         }
     }
+}
+
+/// Whether an existing output is replaced whole: a regular file with no
+/// other name. A link, a hard-linked file, a device, a pipe or a socket is
+/// written where it is.
+fn replaced_whole(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    let other_names = std::os::unix::fs::MetadataExt::nlink(meta) > 1;
+    #[cfg(not(unix))]
+    let other_names = false;
+    meta.file_type().is_file() && !other_names
 }
 
 /// Whether `path` names the file standard output is open on.
