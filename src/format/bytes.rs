@@ -66,7 +66,20 @@ pub struct Chunks<R> {
     lines_before_base: u64,
     /// Absolute offset of the first byte of the line that `base` is on.
     line_start_before_base: u64,
+    /// Offsets a reader still needs after their bytes are let go of,
+    /// in input order; see [`pin`](Self::pin).
+    pins: Vec<Pin>,
+    /// Pins before this one have their line and column worked out.
+    pins_resolved: usize,
     eof: bool,
+}
+
+/// An offset whose line and column outlive its bytes.
+#[derive(Clone, Copy, Debug)]
+struct Pin {
+    offset: u64,
+    /// Line and column, once the bytes are let go of.
+    place: (u64, u64),
 }
 
 impl<R: Read> Chunks<R> {
@@ -81,6 +94,8 @@ impl<R: Read> Chunks<R> {
             base: 0,
             lines_before_base: 0,
             line_start_before_base: 0,
+            pins: Vec::new(),
+            pins_resolved: 0,
             eof: false,
         }
     }
@@ -133,6 +148,7 @@ impl<R: Read> Chunks<R> {
         }
         let discard = self.keep;
         if discard > 0 {
+            self.resolve_pins(discard);
             let dropped = &self.buf[..discard];
             let newlines = memchr::memchr_iter(b'\n', dropped).count() as u64;
             if let Some(last) = memchr::memrchr(b'\n', dropped) {
@@ -155,6 +171,45 @@ impl<R: Read> Chunks<R> {
         read_into(&mut self.inner, &mut self.buf, &mut self.end, &mut self.eof)
     }
 
+    /// Keeps the line and column of `offset`, a byte still buffered, for
+    /// after the reader lets go of it: how a reader that streams past a
+    /// long token or a long run of space still places an error at a token
+    /// it read before. Pins are offsets in input order, and live until
+    /// [`unpin_all`](Self::unpin_all).
+    #[cold]
+    pub fn pin(&mut self, offset: u64) {
+        if self.pins.last().is_none_or(|last| last.offset < offset) {
+            self.pins.push(Pin {
+                offset,
+                place: (0, 0),
+            });
+        }
+    }
+
+    /// Forgets every pin: the reader has started a new record.
+    #[inline(always)]
+    pub fn unpin_all(&mut self) {
+        if !self.pins.is_empty() {
+            self.pins.clear();
+            self.pins_resolved = 0;
+        }
+    }
+
+    /// Works out the line and column of the pins among `buf[..discard]`,
+    /// which is about to be let go of.
+    #[cold]
+    fn resolve_pins(&mut self, discard: usize) {
+        let end = self.offset_of(discard);
+        while let Some(pin) = self.pins.get(self.pins_resolved) {
+            if pin.offset >= end {
+                break;
+            }
+            let place = self.line_and_column(pin.offset);
+            self.pins[self.pins_resolved].place = place;
+            self.pins_resolved += 1;
+        }
+    }
+
     /// Reads until `want` bytes past the reading position are buffered, or
     /// the input ends, letting go of what lies before the reading position:
     /// for readers that look a fixed distance ahead.
@@ -165,24 +220,22 @@ impl<R: Read> Chunks<R> {
     }
 
     /// Consumes the token at the reading position, however long, calling
-    /// `each` on every byte of it: the token as a message quotes it, and
-    /// its length. Only what the token's reader still needs stays buffered.
+    /// `each` on its bytes, a buffered run at a time: the token as a
+    /// message quotes it, and its length. Only what the token's reader
+    /// still needs stays buffered.
     #[cold]
-    pub fn take_token(&mut self, mut each: impl FnMut(u8)) -> io::Result<(String, usize)> {
+    pub fn take_token(&mut self, mut each: impl FnMut(&[u8])) -> io::Result<(String, usize)> {
         let mut quoted = Vec::new();
         let mut length = 0;
         loop {
-            while let Some(&byte) = self.buf[..self.end].get(self.pos) {
-                if is_space(byte) {
-                    break;
-                }
-                each(byte);
-                if quoted.len() < QUOTED {
-                    quoted.push(byte);
-                }
-                length += 1;
-                self.pos += 1;
-            }
+            let rest = &self.buf[self.pos..self.end];
+            let run = rest.iter().position(|&byte| is_space(byte)).unwrap_or(rest.len());
+            let run = &rest[..run];
+            each(run);
+            let room = QUOTED - quoted.len();
+            quoted.extend_from_slice(&run[..run.len().min(room)]);
+            length += run.len();
+            self.pos += run.len();
             if self.pos < self.end || self.eof {
                 break;
             }
@@ -191,10 +244,77 @@ impl<R: Read> Chunks<R> {
         Ok((quote_token(&quoted, length > quoted.len()), length))
     }
 
+    /// Consumes the integer token at the reading position, however long,
+    /// in constant memory: for a token that runs past the buffered bytes
+    /// (a million leading zeros), which [`scan_int`] would have to hold
+    /// whole and rescan after every read.
+    #[cold]
+    pub fn take_int(&mut self) -> io::Result<LongInt> {
+        let mut sign = None;
+        let mut started = false;
+        let mut integer = true;
+        let mut digits = false;
+        // The magnitude, while it fits; leading zeros add nothing.
+        let mut magnitude: Option<u64> = Some(0);
+        let (text, _) = self.take_token(|mut run| {
+            if !started && let Some((&first, after)) = run.split_first() {
+                started = true;
+                if first == b'-' || first == b'+' {
+                    sign = Some(first);
+                    run = after;
+                }
+            }
+            integer &= run.iter().all(u8::is_ascii_digit);
+            if !integer {
+                return;
+            }
+            digits |= !run.is_empty();
+            if magnitude == Some(0) {
+                let zeros = run.iter().take_while(|&&byte| byte == b'0').count();
+                run = &run[zeros..];
+            }
+            for &digit in run {
+                magnitude = magnitude
+                    .and_then(|value| value.checked_mul(10))
+                    .and_then(|value| value.checked_add(u64::from(digit - b'0')));
+                if magnitude.is_none() {
+                    break;
+                }
+            }
+        })?;
+        if !integer || !digits {
+            return Ok(LongInt::NotInteger(text));
+        }
+        let negative = sign == Some(b'-');
+        let most = i64::MAX as u64 + u64::from(negative);
+        Ok(match magnitude {
+            Some(value) if value <= most => {
+                // i64::MIN's magnitude wraps to itself, and negating keeps it.
+                let value = value as i64;
+                LongInt::Int(if negative { value.wrapping_neg() } else { value })
+            }
+            _ => LongInt::TooLarge(text),
+        })
+    }
+
     /// Line and column of an absolute offset still in the buffer (or just
-    /// past its end). Offsets already discarded clamp to the buffer start.
+    /// past its end), or pinned. Of an offset already let go of, unpinned,
+    /// only one on the line the buffer starts on is known; others clamp to
+    /// the buffer's start.
     #[cold]
     pub fn line_and_column(&self, offset: u64) -> (u64, u64) {
+        if offset < self.base {
+            let resolved = &self.pins[..self.pins_resolved];
+            if let Ok(found) = resolved.binary_search_by_key(&offset, |pin| pin.offset) {
+                return resolved[found].place;
+            }
+            if offset >= self.line_start_before_base {
+                return (
+                    self.lines_before_base + 1,
+                    offset - self.line_start_before_base + 1,
+                );
+            }
+        }
         let index = offset.saturating_sub(self.base).min(self.end as u64) as usize;
         let before = &self.buf[..index];
         let line = self.lines_before_base + memchr::memchr_iter(b'\n', before).count() as u64;
@@ -202,7 +322,7 @@ impl<R: Read> Chunks<R> {
             Some(last) => self.base + last as u64 + 1,
             None => self.line_start_before_base,
         };
-        (line + 1, offset - line_start + 1)
+        (line + 1, offset.saturating_sub(line_start) + 1)
     }
 
     /// A data error at an absolute offset.
@@ -266,6 +386,8 @@ impl Chunks<io::Empty> {
             base: 0,
             lines_before_base: 0,
             line_start_before_base: 0,
+            pins: Vec::new(),
+            pins_resolved: 0,
             eof: true,
         };
         chunks.place(at);
@@ -442,6 +564,17 @@ pub fn digits_value(word: u64, count: usize) -> u64 {
     let pairs = ((aligned & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(2561)) >> 8;
     let quads = ((pairs & 0x00FF_00FF_00FF_00FF).wrapping_mul(6_553_601)) >> 16;
     ((quads & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001)) >> 32
+}
+
+/// An integer token read by [`Chunks::take_int`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum LongInt {
+    /// Its value.
+    Int(i64),
+    /// Not an integer: the token as a message quotes it.
+    NotInteger(String),
+    /// An integer beyond the range of i64, quoted.
+    TooLarge(String),
 }
 
 /// The result of scanning one integer token in a buffer.

@@ -6,7 +6,9 @@
 //! turns the engine's refusal into an error pointing at the right token.
 
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
-use crate::format::bytes::{BlockTokens, Chunks, Scanned, is_space, scan_int, window_at};
+use crate::format::bytes::{
+    BlockTokens, Chunks, LongInt, Scanned, is_space, scan_int, window_at,
+};
 use crate::format::lines::{BATCH, Moves, read_usual_lines};
 use crate::game::{BoardSize, MoveError, MoveField};
 use crate::simd::Cpu;
@@ -64,6 +66,10 @@ pub struct Reader<R> {
     block_at: usize,
     /// Absolute offset of the row token of the last move read.
     move_start: u64,
+    /// Absolute offsets of the row, column and player tokens of the last
+    /// move read token by token: its bytes may be gone by the time the
+    /// engine refuses it (a long token read past them).
+    fields_at: [u64; 3],
     name: InputName,
     /// T, once read.
     cases: Option<u64>,
@@ -75,6 +81,17 @@ pub struct Reader<R> {
     r#move: u64,
     /// The last case to read, when the reader reads part of an input.
     last_case: Option<u64>,
+}
+
+/// Where a token stands in its record, which decides what the reader may
+/// let go of while reading it.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    /// It starts a record: nothing before it is needed any more.
+    First,
+    /// It follows tokens of its record, at these offsets, that messages may
+    /// still point at.
+    After(&'a [u64]),
 }
 
 /// The cases a reader of part of an input reads: the part starts with the
@@ -109,6 +126,7 @@ impl<R: Read> Reader<R> {
             block: BlockTokens::default(),
             block_at: 0,
             move_start: 0,
+            fields_at: [u64::MAX; 3],
             name,
             cases: cases.count,
             case: cases.before,
@@ -129,7 +147,7 @@ impl<R: Read> Reader<R> {
         let cases = match self.cases {
             Some(cases) => cases,
             None => {
-                let (t, at) = self.next_int(Expected::CaseCount, true)?;
+                let (t, at) = self.next_int(Expected::CaseCount, Token::First)?;
                 let cases = u64::try_from(t).map_err(|_| {
                     self.error(
                         at,
@@ -150,9 +168,9 @@ impl<R: Read> Reader<R> {
         }
         self.case += 1;
         self.r#move = 0;
-        let (n, at) = self.next_int(Expected::BoardSize, true)?;
+        let (n, at) = self.next_int(Expected::BoardSize, Token::First)?;
         let size = BoardSize::new(n).map_err(|bad| self.error(at, bad.into()))?;
-        let (q, at) = self.next_int(Expected::MoveCount, true)?;
+        let (q, at) = self.next_int(Expected::MoveCount, Token::First)?;
         let moves = u64::try_from(q).map_err(|_| {
             self.error(
                 at,
@@ -195,10 +213,14 @@ impl<R: Read> Reader<R> {
         }
         let declared = self.moves;
         let expected = |field| Expected::Move { field, declared };
-        let (row, row_at) = self.next_int(expected(MoveField::Row), true)?;
+        let (row, row_at) = self.next_int(expected(MoveField::Row), Token::First)?;
         self.move_start = row_at;
-        let (col, _) = self.next_int(expected(MoveField::Column), false)?;
-        let (player, _) = self.next_int(expected(MoveField::Player), false)?;
+        let (col, col_at) = self.next_int(expected(MoveField::Column), Token::After(&[row_at]))?;
+        let (player, player_at) = self.next_int(
+            expected(MoveField::Player),
+            Token::After(&[row_at, col_at]),
+        )?;
+        self.fields_at = [row_at, col_at, player_at];
         Ok(MoveFields { row, col, player })
     }
 
@@ -307,17 +329,25 @@ impl<R: Read> Reader<R> {
     /// token it is about.
     #[cold]
     pub fn reject(&mut self, why: MoveError) -> Error {
-        // Read the move again, token by token, for its positions. It is still
-        // buffered: nothing was read after it.
-        self.chunks.pos = (self.move_start - self.chunks.offset_of(0)) as usize;
         let field = why.field();
+        if self.fields_at[0] == self.move_start {
+            let index = match field {
+                MoveField::Row => 0,
+                MoveField::Column => 1,
+                MoveField::Player => 2,
+            };
+            return self.error(self.fields_at[index], why.into());
+        }
+        // A move read from a block: read it again, token by token, for its
+        // positions. It is still buffered: nothing was read after it.
+        self.chunks.pos = (self.move_start - self.chunks.offset_of(0)) as usize;
         let mut at = self.move_start;
         for token in [MoveField::Row, MoveField::Column, MoveField::Player] {
             let expected = Expected::Move {
                 field: token,
                 declared: self.moves,
             };
-            match self.next_int(expected, false) {
+            match self.next_int(expected, Token::After(&[])) {
                 Ok((_, offset)) if token == field => at = offset,
                 Ok(_) => {}
                 Err(error) => return error,
@@ -341,19 +371,23 @@ impl<R: Read> Reader<R> {
     }
 
     /// Skips space to the next token and returns its buffer index. A token
-    /// that starts a record lets go of everything before it.
+    /// that starts a record lets go of everything before it; another lets
+    /// go of the space before it, pinning what its record holds.
     #[inline(always)]
-    fn skip_space(&mut self, expected: Expected, starts_record: bool) -> Result<usize, Error> {
+    fn skip_space(&mut self, expected: Expected, token: Token) -> Result<usize, Error> {
+        if let Token::First = token {
+            self.chunks.unpin_all();
+        }
         loop {
             let (at, found) = self.skip_buffered_space();
+            if let Token::First = token {
+                self.chunks.keep = at;
+            }
             if found {
-                if starts_record {
-                    self.chunks.keep = at;
-                }
                 return Ok(at);
             }
-            if starts_record {
-                self.chunks.keep = at;
+            if let Token::After(held) = token {
+                self.let_go_before(at, held);
             }
             if !self.refill()? {
                 let end = self.chunks.offset_of(self.chunks.end);
@@ -362,33 +396,61 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads one integer token byte by byte, refilling as needed: its value
-    /// and absolute offset. For headers, the tail of the input, and whatever
-    /// the block finder leaves alone.
-    fn next_int(&mut self, expected: Expected, starts_record: bool) -> Result<(i64, u64), Error> {
+    /// Lets the buffer go of the bytes before index `at`, keeping the
+    /// places of the tokens `held` that messages may still point at.
+    #[cold]
+    fn let_go_before(&mut self, at: usize, held: &[u64]) {
+        for &offset in held {
+            self.chunks.pin(offset);
+        }
+        self.chunks.keep = at;
+    }
+
+    /// Reads one integer token, refilling as needed: its value and absolute
+    /// offset. For headers, the tail of the input, and whatever the block
+    /// finder leaves alone.
+    fn next_int(&mut self, expected: Expected, token: Token) -> Result<(i64, u64), Error> {
         // The token read here may be one the block still offers.
         self.block = BlockTokens::default();
-        let mut start = self.skip_space(expected, starts_record)?;
+        let start = self.skip_space(expected, token)?;
         let offset = self.chunks.offset_of(start);
-        loop {
-            match scan_int(self.chunks.bytes(), start, self.chunks.at_eof()) {
-                Scanned::Int(value, end) => {
-                    self.chunks.pos = end;
-                    return Ok((value, offset));
-                }
-                Scanned::Incomplete => {
-                    self.refill()?;
-                    start = (offset - self.chunks.offset_of(0)) as usize;
-                }
-                Scanned::NotInteger => {
-                    let text = self.chunks.token_text(start);
-                    return Err(self.error(offset, DataErrorKind::NotInteger(text)));
-                }
-                Scanned::TooLarge => {
-                    let text = self.chunks.token_text(start);
-                    return Err(self.error(offset, DataErrorKind::TooLarge(text)));
-                }
+        match scan_int(self.chunks.bytes(), start, self.chunks.at_eof()) {
+            Scanned::Int(value, end) => {
+                self.chunks.pos = end;
+                Ok((value, offset))
             }
+            Scanned::Incomplete => self.next_long_int(start, token),
+            Scanned::NotInteger => {
+                let text = self.chunks.token_text(start);
+                Err(self.error(offset, DataErrorKind::NotInteger(text)))
+            }
+            Scanned::TooLarge => {
+                let text = self.chunks.token_text(start);
+                Err(self.error(offset, DataErrorKind::TooLarge(text)))
+            }
+        }
+    }
+
+    /// Reads an integer token that runs past the buffered bytes, streaming
+    /// it: holding it whole and scanning it again after each read would cost
+    /// memory and time that grow with its length (millions of leading
+    /// zeros).
+    #[cold]
+    fn next_long_int(&mut self, start: usize, token: Token) -> Result<(i64, u64), Error> {
+        let offset = self.chunks.offset_of(start);
+        if let Token::After(held) = token {
+            self.let_go_before(start, held);
+        }
+        self.chunks.pin(offset);
+        self.chunks.pos = start;
+        let read = self.chunks.take_int().map_err(|source| Error::Read {
+            input: self.name.clone(),
+            source,
+        })?;
+        match read {
+            LongInt::Int(value) => Ok((value, offset)),
+            LongInt::NotInteger(text) => Err(self.error(offset, DataErrorKind::NotInteger(text))),
+            LongInt::TooLarge(text) => Err(self.error(offset, DataErrorKind::TooLarge(text))),
         }
     }
 

@@ -277,10 +277,12 @@ impl<R: Read> StrictReader<R> {
     fn scan_token(&mut self) -> io::Result<(String, bool, usize)> {
         let mut numeric = true;
         let mut first = true;
-        let (quoted, length) = self.chunks.take_token(|byte| {
-            let sign = first && (byte == b'+' || byte == b'-');
-            numeric &= sign || byte.is_ascii_digit();
-            first = false;
+        let (quoted, length) = self.chunks.take_token(|run| {
+            for &byte in run {
+                let sign = first && (byte == b'+' || byte == b'-');
+                numeric &= sign || byte.is_ascii_digit();
+                first = false;
+            }
         })?;
         Ok((quoted, numeric, length))
     }
