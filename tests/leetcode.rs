@@ -171,3 +171,94 @@ proptest! {
         }
     }
 }
+
+/// A transcript of `cases` with the whitespace `spaces` gives (cycling)
+/// between every two tokens: none at all, mostly, so the one-word reader
+/// of `,[R,C,P]` takes most moves.
+fn spaced_leetcode_text(cases: &[Case], spaces: &[&str]) -> String {
+    let mut space = spaces.iter().cycle();
+    let mut text = String::new();
+    let mut put = |token: &str, text: &mut String| {
+        text.push_str(token);
+        text.push_str(space.next().expect("cycles"));
+    };
+    for (n, moves) in cases {
+        put("[", &mut text);
+        put("\"TicTacToe\"", &mut text);
+        for _ in moves {
+            put(",", &mut text);
+            put("\"move\"", &mut text);
+        }
+        put("]", &mut text);
+        put("[", &mut text);
+        put(&format!("[{n}]"), &mut text);
+        for (row, col, player) in moves {
+            for token in [
+                ",",
+                "[",
+                &row.to_string(),
+                ",",
+                &col.to_string(),
+                ",",
+                &player.to_string(),
+                "]",
+            ] {
+                put(token, &mut text);
+            }
+        }
+        put("]", &mut text);
+    }
+    text
+}
+
+/// A reader that hands out the input in pieces of the given sizes, cycling.
+struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    next: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes[self.next % self.sizes.len()];
+        self.next += 1;
+        let count = size.min(buf.len()).min(self.data.len());
+        buf[..count].copy_from_slice(&self.data[..count]);
+        self.data = &self.data[count..];
+        Ok(count)
+    }
+}
+
+proptest! {
+    // Read whole, most moves are read a word at a time; read a few bytes at
+    // a time, the reader reads past what it has let go of, and must still
+    // place every error where it is.
+    #[test]
+    fn transcripts_read_the_same_however_spaced_and_however_the_reads_fall(
+        cases in cases(),
+        spaces in prop::collection::vec(
+            prop_oneof![12 => Just(""), 1 => Just(" "), 1 => Just("\n"), 1 => Just(" \r\n\t ")],
+            1..40,
+        ),
+        sizes in prop::collection::vec(1usize..40, 1..8),
+    ) {
+        let compact = spaced_leetcode_text(&cases, &[""]);
+        let spaced = spaced_leetcode_text(&cases, &spaces);
+        let rules = Rules::default();
+        let format = Some(Format::Leetcode);
+        let (compact_out, compact_error) = solve(&compact, format, rules);
+        let (spaced_out, spaced_error) = solve(&spaced, format, rules);
+        prop_assert_eq!(&spaced_out, &compact_out);
+        prop_assert_eq!(&spaced_error, &compact_error);
+        let mut out = Vec::new();
+        let pieces = Pieces { data: spaced.as_bytes(), sizes, next: 0 };
+        let result = run_stream_as(pieces, InputName::Stdin, format, rules, &mut out);
+        let mut whole_out = Vec::new();
+        let whole = run_stream_as(spaced.as_bytes(), InputName::Stdin, format, rules, &mut whole_out);
+        prop_assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&whole_out));
+        prop_assert_eq!(
+            result.err().map(|error| error.to_string()),
+            whole.err().map(|error| error.to_string())
+        );
+    }
+}

@@ -115,8 +115,8 @@ pub enum Cases<R: Read> {
     Leetcode {
         /// Its reader, boxed like the other.
         reader: Box<leetcode::Reader<R>>,
-        /// The current case's moves, read ahead with the case.
-        moves: std::vec::IntoIter<leetcode::LocatedMove>,
+        /// Moves of the current case not read yet.
+        left: u64,
     },
 }
 
@@ -140,7 +140,7 @@ impl<R: Read> Cases<R> {
             },
             Format::Leetcode => Cases::Leetcode {
                 reader: Box::new(leetcode::Reader::new(input, name)),
-                moves: Vec::new().into_iter(),
+                left: 0,
             },
         }
     }
@@ -158,13 +158,12 @@ impl<R: Read> Cases<R> {
                     moves: header.moves,
                 }
             })),
-            Cases::Leetcode { reader, moves } => Ok(reader.next_case()?.map(|case| {
-                let header = Header {
-                    size: case.size,
-                    moves: case.moves.len() as u64,
-                };
-                *moves = case.moves.into_iter();
-                header
+            Cases::Leetcode { reader, left } => Ok(reader.next_case()?.map(|header| {
+                *left = header.moves;
+                Header {
+                    size: header.size,
+                    moves: header.moves,
+                }
             })),
         }
     }
@@ -181,7 +180,14 @@ impl<R: Read> Cases<R> {
                 let read = reader.next_move()?;
                 Ok(Some((read.row, read.col, read.player)))
             }
-            Cases::Leetcode { moves, .. } => Ok(moves.next().map(|m| (m.row, m.col, m.player))),
+            Cases::Leetcode { reader, left } => {
+                if *left == 0 {
+                    return Ok(None);
+                }
+                *left -= 1;
+                let read = reader.next_move()?;
+                Ok(Some((read.row, read.col, read.player)))
+            }
         }
     }
 
@@ -201,10 +207,12 @@ impl<R: Read> Cases<R> {
                     .map_err(|why| reader.reject(why))?;
                 Ok(Some(((read.row, read.col, read.player), outcome)))
             }
-            Cases::Leetcode { reader, moves } => {
-                let Some(read) = moves.next() else {
+            Cases::Leetcode { reader, left } => {
+                if *left == 0 {
                     return Ok(None);
-                };
+                }
+                *left -= 1;
+                let read = reader.next_move()?;
                 let outcome = game
                     .play(read.row, read.col, read.player)
                     .map_err(|why| reader.reject(&read, why))?;

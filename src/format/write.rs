@@ -1,4 +1,4 @@
-//! Buffered output of results, one whole line per case and never a partial one.
+//! Buffered output of results in either format, one whole line per case and never a partial one.
 //!
 //! A case's line is assembled in memory and becomes writable only when the
 //! case completes, so whatever stops a run (a data error, a read error) leaves
@@ -11,22 +11,54 @@ use std::io::{self, Write};
 /// Completed output is written once this much has gathered.
 const BLOCK: usize = 128 * 1024;
 
-/// Writes each case's results as one line: the results separated by single
-/// spaces, then LF.
-pub struct ResultWriter<W: Write> {
+/// A case's line held as text up to this long; past it, its results are
+/// packed four to a byte until the case completes, so that a case of
+/// millions of moves costs a quarter of a byte a move, not two.
+const SPILL: usize = 1024 * 1024;
+
+/// Writes each case's results as one line, in either format: the results
+/// separated by single spaces then LF (Coding Ninjas), or LeetCode's
+/// `[null,0,1]` (`LEETCODE`), where the constructor's `null` comes first.
+pub struct ResultWriter<W: Write, const LEETCODE: bool = false> {
     out: W,
     buf: Vec<u8>,
     /// Where the case in progress starts in `buf`, if one is in progress.
     case_start: Option<usize>,
+    /// Past this length of `buf`, the case in progress is packed.
+    spill_at: usize,
+    /// The case's earlier results, packed: 2 bits each, four to a byte.
+    packed: Vec<u8>,
+    /// How many results `packed` holds.
+    packed_count: u64,
 }
 
 impl<W: Write> ResultWriter<W> {
-    /// A writer onto `out`, which it does not buffer further.
+    /// A writer of Coding Ninjas result lines onto `out`, which it does
+    /// not buffer further.
     pub fn new(out: W) -> ResultWriter<W> {
+        ResultWriter::with_style(out)
+    }
+}
+
+impl<W: Write> ResultWriter<W, true> {
+    /// A writer of LeetCode result lines onto `out`.
+    pub fn leetcode(out: W) -> ResultWriter<W, true> {
+        ResultWriter::with_style(out)
+    }
+}
+
+impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
+    /// The bytes a case's line starts with.
+    const PREFIX: &'static [u8] = if LEETCODE { b"[null" } else { b"" };
+
+    fn with_style(out: W) -> ResultWriter<W, LEETCODE> {
         ResultWriter {
             out,
             buf: Vec::with_capacity(BLOCK + BLOCK / 2),
             case_start: None,
+            spill_at: usize::MAX,
+            packed: Vec::new(),
+            packed_count: 0,
         }
     }
 
@@ -40,14 +72,30 @@ impl<W: Write> ResultWriter<W> {
     #[inline]
     pub fn begin_case(&mut self) {
         self.case_start = Some(self.buf.len());
+        self.buf.extend_from_slice(Self::PREFIX);
+        self.spill_at = self.buf.len() + SPILL;
+    }
+
+    /// The two bytes a result takes: its digit and the space after it, or
+    /// the comma before it.
+    #[inline(always)]
+    fn pair(number: u8) -> [u8; 2] {
+        if LEETCODE {
+            [b',', b'0' + number]
+        } else {
+            [b'0' + number, b' ']
+        }
     }
 
     /// Appends a move's result to the case in progress.
     #[inline(always)]
     pub fn push(&mut self, outcome: Outcome) {
-        // Two bytes at once: the result's digit and the space after it.
-        let pair = u16::from_le_bytes([b'0' + outcome.number(), b' ']);
+        // Two bytes at once.
+        let pair = u16::from_le_bytes(Self::pair(outcome.number()));
         self.buf.extend_from_slice(&pair.to_le_bytes());
+        if self.buf.len() > self.spill_at {
+            self.pack();
+        }
     }
 
     /// Appends the results (0, 1 or 2 each) of a batch of moves.
@@ -55,15 +103,81 @@ impl<W: Write> ResultWriter<W> {
     pub fn push_numbers(&mut self, numbers: &[u8]) {
         self.buf.reserve(2 * numbers.len());
         self.buf
-            .extend(numbers.iter().flat_map(|&number| [b'0' + number, b' ']));
+            .extend(numbers.iter().flat_map(|&number| Self::pair(number)));
+        if self.buf.len() > self.spill_at {
+            self.pack();
+        }
+    }
+
+    /// Packs the text of the case in progress (after its prefix).
+    #[cold]
+    fn pack(&mut self) {
+        let Some(start) = self.case_start else {
+            return;
+        };
+        let results = start + Self::PREFIX.len();
+        let digit = usize::from(LEETCODE);
+        for pair in self.buf[results..].chunks_exact(2) {
+            let number = pair[digit] - b'0';
+            let slot = (self.packed_count % 4) as u32;
+            if slot == 0 {
+                self.packed.push(0);
+            }
+            if let Some(last) = self.packed.last_mut() {
+                *last |= number << (2 * slot);
+            }
+            self.packed_count += 1;
+        }
+        self.buf.truncate(results);
+    }
+
+    /// Writes the completed lines before the case in progress, its prefix
+    /// and its packed results but the last, and leaves that last result
+    /// and the text after it as the case in progress, from `buf`'s start.
+    #[cold]
+    fn unpack(&mut self, start: usize) -> io::Result<()> {
+        let results = start + Self::PREFIX.len();
+        let text = self.buf.split_off(results);
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        let numbers = (0..self.packed_count).map(|index| {
+            let byte = self.packed[(index / 4) as usize];
+            (byte >> (2 * (index % 4))) & 3
+        });
+        let mut last = 0;
+        let mut chunk = Vec::with_capacity(BLOCK);
+        for (index, number) in numbers.enumerate() {
+            if index as u64 + 1 == self.packed_count {
+                last = number;
+                break;
+            }
+            chunk.extend_from_slice(&Self::pair(number));
+            if chunk.len() >= BLOCK {
+                self.out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        self.out.write_all(&chunk)?;
+        self.buf.extend_from_slice(&Self::pair(last));
+        self.buf.extend_from_slice(&text);
+        self.packed.clear();
+        self.packed_count = 0;
+        Ok(())
     }
 
     /// Completes the case's line, writing completed lines out once enough
     /// have gathered.
     #[inline]
     pub fn end_case(&mut self) -> io::Result<()> {
-        let start = self.case_start.take().unwrap_or(self.buf.len());
-        if self.buf.len() > start {
+        let mut start = self.case_start.take().unwrap_or(self.buf.len());
+        self.spill_at = usize::MAX;
+        if self.packed_count > 0 {
+            self.unpack(start)?;
+            start = 0;
+        }
+        if LEETCODE {
+            self.buf.extend_from_slice(b"]\n");
+        } else if self.buf.len() > start {
             // The last result's trailing space becomes the line's end.
             let last = self.buf.len() - 1;
             self.buf[last] = b'\n';
@@ -81,6 +195,8 @@ impl<W: Write> ResultWriter<W> {
     pub fn finish(&mut self) -> io::Result<()> {
         if let Some(start) = self.case_start.take() {
             self.buf.truncate(start);
+            self.packed.clear();
+            self.packed_count = 0;
         }
         self.out.write_all(&self.buf)?;
         self.buf.clear();
@@ -146,5 +262,67 @@ mod tests {
         writer.push(Outcome::NoWin);
         writer.finish().expect("in memory");
         assert_eq!(out, b"1\n");
+    }
+    #[test]
+    fn leetcode_lines_start_with_the_constructors_null() {
+        let mut out = Vec::new();
+        let mut writer = ResultWriter::leetcode(&mut out);
+        writer.begin_case();
+        writer.push_numbers(&[0, 1]);
+        writer.end_case().expect("in memory");
+        writer.begin_case();
+        writer.end_case().expect("in memory");
+        writer.begin_case();
+        writer.push(Outcome::NoWin);
+        writer.finish().expect("in memory");
+        assert_eq!(out, b"[null,0,1]\n[null]\n");
+    }
+
+    /// Writes `cases` through a writer, each case's results pushed in
+    /// batches of 1000.
+    fn written<const LEETCODE: bool>(
+        mut writer: ResultWriter<Vec<u8>, LEETCODE>,
+        cases: &[Vec<u8>],
+    ) -> Vec<u8> {
+        for case in cases {
+            writer.begin_case();
+            for batch in case.chunks(1000) {
+                writer.push_numbers(batch);
+            }
+            writer.end_case().expect("in memory");
+        }
+        writer.finish().expect("in memory");
+        std::mem::take(writer.get_mut())
+    }
+
+    #[test]
+    fn cases_longer_than_a_spill_are_written_as_if_held_whole() {
+        let long: Vec<u8> = (0..3 * SPILL / 2 + 7).map(|i| (i * 7 % 3) as u8).collect();
+        let cases = [vec![1, 2], long.clone(), vec![], long.clone(), vec![0]];
+        let mut expected = String::new();
+        let mut expected_leetcode = String::new();
+        for case in &cases {
+            let numbers: Vec<String> = case.iter().map(u8::to_string).collect();
+            expected += &format!("{}\n", numbers.join(" "));
+            expected_leetcode += &format!("[{}]\n", ["null".to_owned()].into_iter().chain(numbers).collect::<Vec<_>>().join(","));
+        }
+        let out = written(ResultWriter::new(Vec::new()), &cases);
+        assert!(out == expected.as_bytes(), "Coding Ninjas lines differ");
+        let out = written(ResultWriter::leetcode(Vec::new()), &cases);
+        assert!(out == expected_leetcode.as_bytes(), "LeetCode lines differ");
+    }
+
+    #[test]
+    fn a_long_case_in_progress_is_dropped_whole() {
+        let mut writer = ResultWriter::new(Vec::new());
+        writer.begin_case();
+        writer.push_numbers(&[2]);
+        writer.end_case().expect("in memory");
+        writer.begin_case();
+        for _ in 0..SPILL {
+            writer.push(Outcome::NoWin);
+        }
+        writer.finish().expect("in memory");
+        assert_eq!(writer.get_mut().as_slice(), b"2\n");
     }
 }

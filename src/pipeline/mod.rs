@@ -9,7 +9,8 @@ use crate::format::cases::{self};
 use crate::format::leetcode::read as leetcode;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use parallel::Split;
-use std::io::{BufWriter, Read, Write};
+use crate::format::write::ResultWriter;
+use std::io::{Read, Write};
 
 /// Solves one Coding Ninjas input stream, for callers that hold the bytes themselves.
 pub fn run_stream(
@@ -56,8 +57,9 @@ pub fn solve_any<W: Write>(
     }
 }
 
-/// The LeetCode path: one `[null,0,...]` line per test case, each built
-/// whole before it is written, so an error leaves no partial line.
+/// The LeetCode path: one `[null,0,...]` line per test case, streamed as
+/// its moves are read, and written only once the case completes, so an
+/// error leaves no partial line.
 fn solve_leetcode<W: Write>(
     input: impl Read,
     name: InputName,
@@ -65,25 +67,22 @@ fn solve_leetcode<W: Write>(
     output: &mut W,
 ) -> Result<(), Error> {
     let mut reader = leetcode::Reader::new(input, name);
-    let mut out = BufWriter::new(output);
-    let mut line = Vec::new();
+    let mut writer = ResultWriter::leetcode(output);
     let solved = (|| {
         while let Some(case) = reader.next_case()? {
             game.reset(case.size);
-            line.clear();
-            // The constructor returns nothing.
-            line.extend_from_slice(b"[null");
-            for played in &case.moves {
+            writer.begin_case();
+            for _ in 0..case.moves {
+                let played = reader.next_move()?;
                 let outcome = game
                     .play(played.row, played.col, played.player)
-                    .map_err(|why| reader.reject(played, why))?;
-                line.extend_from_slice(&[b',', b'0' + outcome.number()]);
+                    .map_err(|why| reader.reject(&played, why))?;
+                writer.push(outcome);
             }
-            line.extend_from_slice(b"]\n");
-            out.write_all(&line).map_err(Error::Write)?;
+            writer.end_case().map_err(Error::Write)?;
         }
         Ok(())
     })();
-    let finished = out.flush().map_err(Error::Write);
+    let finished = writer.finish().map_err(Error::Write);
     solved.and(finished)
 }

@@ -6,25 +6,27 @@
 //! ```
 //!
 //! Several test cases may follow one another, with any whitespace (blank
-//! lines included) between and inside the arrays. serde_json's streaming
-//! deserializer splits the input into top-level values without reading it
-//! whole; each array is kept as raw JSON text, so that every element can be
-//! pointed at by line and column when it breaks a rule. The reader checks the
-//! format (names, arities, integers, N in range, Q <= N x N); the moves
-//! themselves are the engine's to judge, as in the Coding Ninjas format, and
-//! [`Reader::reject`] turns the engine's refusal into an error at the right
-//! value.
+//! lines included) between and inside the arrays. The reader streams: it
+//! reads the method names, keeping only their count, then hands out the
+//! moves one by one as their argument lists are read, over the same chunked
+//! byte source as the Coding Ninjas reader. So memory does not grow with a
+//! transcript's length, and a transcript costs about what the same games
+//! cost as a Coding Ninjas file. It checks the format (names, arities,
+//! integers, N in range, Q <= N x N) in the order the bytes come; the moves
+//! themselves are the engine's to judge, as in the Coding Ninjas format,
+//! and [`Reader::reject`] turns the engine's refusal into an error at the
+//! right value.
+//!
+//! The grammar is JSON's, read for this one shape: what is not JSON is an
+//! "invalid JSON" error at the byte where it stops being JSON, and a JSON
+//! value of the wrong kind is named for what was expected.
 
-use crate::error::{DataError, DataErrorKind, Error, InputName, Position};
+use crate::error::{DataError, DataErrorKind, Error, InputName, Position, quote_token};
+use crate::format::bytes::{Chunks, QUOTED, is_space};
+use crate::format::lines::parse_fields;
 use crate::game::{BoardSize, MoveError, MoveField};
-use crate::format::bytes::QUOTED;
-use serde_json::de::IoRead;
-use serde_json::value::RawValue;
-use serde_json::{Deserializer, StreamDeserializer};
-use std::cell::RefCell;
 use std::fmt;
-use std::io::{self, BufReader, Read};
-use std::rc::Rc;
+use std::io::Read;
 
 /// The constructor's name, which must open every test case.
 pub const CONSTRUCTOR: &str = "TicTacToe";
@@ -92,23 +94,25 @@ pub enum FormatError {
     },
     /// The two arrays differ in length.
     #[error(
-        "{methods} method names but {arguments} argument lists: the two arrays must have the same length"
+        "{methods} method name{} but {arguments} argument list{}: the two arrays must have the same length",
+        if *.methods == 1 { "" } else { "s" },
+        if *.arguments == 1 { "" } else { "s" }
     )]
     LengthMismatch {
         /// Method names.
-        methods: usize,
+        methods: u64,
         /// Argument lists.
-        arguments: usize,
+        arguments: u64,
     },
 }
 
-/// A test case, read and checked for format.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Case {
+/// A test case's header: what its two arrays' first entries say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaseHeader {
     /// N, the constructor's argument.
     pub size: BoardSize,
-    /// The moves in order.
-    pub moves: Vec<LocatedMove>,
+    /// Q: the `move`s among the method names.
+    pub moves: u64,
     /// Absolute offset of N, for messages about it.
     pub size_at: u64,
     /// Absolute offset of the method names, whose `move`s count Q.
@@ -141,169 +145,199 @@ impl LocatedMove {
     }
 }
 
-/// Where the newlines of the input are, for turning offsets into lines and
-/// columns. Only the newlines of the test case in progress are kept.
-#[derive(Debug, Default)]
-struct LineLog {
-    /// Bytes read so far.
-    read: u64,
-    /// Absolute offsets of the newlines not yet forgotten, in order.
-    newlines: Vec<u64>,
-    /// Newlines forgotten.
-    lines_before: u64,
-    /// Absolute offset of the line after the last forgotten newline.
-    line_start_before: u64,
-}
+/// Bytes looked ahead at before reading a value: enough for any value of
+/// the format written any usual way (a `move` name written with escapes
+/// takes 26), so that values are read from buffered bytes and only space
+/// makes the reader read in the middle of one.
+const LOOKAHEAD: usize = 72;
 
-impl LineLog {
-    fn record(&mut self, bytes: &[u8]) {
-        let read = self.read;
-        self.newlines
-            .extend(memchr::memchr_iter(b'\n', bytes).map(|at| read + at as u64));
-        self.read += bytes.len() as u64;
-    }
-
-    fn forget_before(&mut self, offset: u64) {
-        let gone = self.newlines.partition_point(|&at| at < offset);
-        if gone > 0 {
-            self.line_start_before = self.newlines[gone - 1] + 1;
-            self.lines_before += gone as u64;
-            self.newlines.drain(..gone);
-        }
-    }
-
-    /// 1-based line and byte column of an offset not yet forgotten.
-    fn line_and_column(&self, offset: u64) -> (u64, u64) {
-        let before = self.newlines.partition_point(|&at| at < offset);
-        let line_start = match before {
-            0 => self.line_start_before,
-            _ => self.newlines[before - 1] + 1,
-        };
-        (
-            self.lines_before + before as u64 + 1,
-            offset.saturating_sub(line_start) + 1,
-        )
-    }
-}
-
-/// Passes reads through, logging where the newlines are.
-struct Tracked<R> {
-    inner: R,
-    log: Rc<RefCell<LineLog>>,
-}
-
-impl<R: Read> Read for Tracked<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let read = self.inner.read(buf)?;
-        self.log.borrow_mut().record(&buf[..read]);
-        Ok(read)
-    }
-}
-
-type Values<R> = StreamDeserializer<'static, IoRead<BufReader<Tracked<R>>>, Box<RawValue>>;
+/// A name's JSON text longer than this cannot be a method's name, however
+/// escaped (`TicTacToe` as `\u` escapes takes 56 bytes).
+const LONGEST_NAME: usize = 64;
 
 /// A streaming reader of LeetCode test cases.
-pub struct Reader<R: Read> {
-    values: Values<R>,
-    log: Rc<RefCell<LineLog>>,
+pub struct Reader<R> {
+    chunks: Chunks<R>,
     name: InputName,
     /// Test cases read, or begun.
     case: u64,
+    /// The current case's Q, and how many of its moves were read.
+    moves: u64,
+    read: u64,
+    /// Whether the current case's argument lists are still open.
+    open: bool,
+    /// Offsets of the names of moves m^2 + 1 (m = 1, 2, ...): the first
+    /// move that cannot fit on an m x m board, where a Q too large for N
+    /// is reported once N is known. Their count is the square root of Q's.
+    square_names: Vec<u64>,
 }
 
-/// A top-level array as read: its JSON text and where that text starts.
-struct Located {
-    raw: Box<RawValue>,
-    start: u64,
+/// What a value turned out to be, where an integer was expected.
+enum Integer {
+    Value(i64),
+    Bad(DataErrorKind),
 }
 
 impl<R: Read> Reader<R> {
     /// A reader of `input`, called `name` in messages.
     pub fn new(input: R, name: InputName) -> Reader<R> {
-        let log = Rc::new(RefCell::new(LineLog::default()));
-        let tracked = Tracked {
-            inner: input,
-            log: Rc::clone(&log),
-        };
-        // serde_json reads byte by byte: the buffer keeps that off the input.
-        let values = Deserializer::from_reader(BufReader::new(tracked)).into_iter();
         Reader {
-            values,
-            log,
+            chunks: Chunks::new(input),
             name,
             case: 0,
+            moves: 0,
+            read: 0,
+            open: false,
+            square_names: Vec::new(),
         }
     }
 
-    /// Reads the next test case, or returns `None` when only whitespace is left.
-    pub fn next_case(&mut self) -> Result<Option<Case>, Error> {
-        let done = self.values.byte_offset() as u64;
-        self.log.borrow_mut().forget_before(done);
-        // Errors from here on name the case being read.
-        self.case += 1;
-        let Some(names) = self.next_array(Array::MethodNames)? else {
-            self.case -= 1;
+    /// Reads the next test case's method names and its constructor's
+    /// argument, or returns `None` when only whitespace is left. Its moves
+    /// follow from [`next_move`](Self::next_move); those not read are read
+    /// (and checked) here first.
+    pub fn next_case(&mut self) -> Result<Option<CaseHeader>, Error> {
+        while self.open {
+            self.next_move()?;
+        }
+        self.chunks.unpin_all();
+        self.square_names.clear();
+        let Some(first) = self.peek(&[])? else {
             return Ok(None);
         };
-        let names_at = names.start;
-        let names = self.elements(&names, Array::MethodNames)?;
-        let moves = self.check_names(&names, names_at)?;
-        let Some(arguments) = self.next_array(Array::Arguments)? else {
-            return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments)));
-        };
-        let arguments = self.elements(&arguments, Array::Arguments)?;
-        if arguments.len() != names.len() {
-            // Point at the first argument list too many, or at the closing
-            // bracket where the missing ones should be.
-            let at = match arguments.get(names.len()) {
-                Some(&(_, extra)) => extra,
-                None => self.values.byte_offset() as u64 - 1,
-            };
-            let kind = FormatError::LengthMismatch {
-                methods: names.len(),
-                arguments: arguments.len(),
-            };
-            return Err(self.error(at, None, kind.into()));
+        // Errors from here on name the case being read.
+        self.case += 1;
+        let names_at = self.here();
+        if first != b'[' {
+            let found = self.quote_value(&[]);
+            return Err(self.error(names_at, None, FormatError::NotAnArray(Array::MethodNames, found).into()));
         }
-        // Both arrays hold the constructor's entry: the names were checked.
-        let Some((&(constructor, constructor_at), lists)) = arguments.split_first() else {
-            return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments)));
+        self.chunks.pin(names_at);
+        self.chunks.pos += 1;
+        self.moves = self.method_names(names_at)?;
+        self.read = 0;
+        let size_at_list = match self.peek(&[])? {
+            Some(b'[') => self.here(),
+            Some(_) => {
+                let at = self.here();
+                let found = self.quote_value(&[]);
+                return Err(self.error(at, None, FormatError::NotAnArray(Array::Arguments, found).into()));
+            }
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
         };
-        let [(n, n_at)] = self.arguments_of(constructor, constructor_at, CONSTRUCTOR, None)?;
-        let size = BoardSize::new(n).map_err(|bad| self.error(n_at, None, bad.into()))?;
-        if moves as u64 > size.cells() {
-            // Point at the first move that cannot fit.
+        self.chunks.pos += 1;
+        self.open = true;
+        match self.peek(&[size_at_list])? {
+            Some(b'[') => {}
+            Some(b']') => return Err(self.length_mismatch(self.here(), 0)),
+            Some(_) => {
+                let at = self.here();
+                let found = self.quote_value(&[size_at_list]);
+                let kind = FormatError::NotAnArgumentList { method: CONSTRUCTOR, found };
+                return Err(self.error(at, None, kind.into()));
+            }
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+        }
+        let [(n, size_at)] = self.argument_list::<1>(CONSTRUCTOR, None)?;
+        self.chunks.pin(size_at);
+        if self.moves == 0 {
+            self.close_arguments(&[size_at])?;
+        }
+        let size = BoardSize::new(n).map_err(|bad| self.error(size_at, None, bad.into()))?;
+        if self.moves > size.cells() {
+            // Point at the first move that cannot fit: move N^2 + 1.
             let first_extra = size.cells() + 1;
-            let at = names.get(first_extra as usize).map_or(n_at, |&(_, at)| at);
+            let at = self.square_names[size.get() as usize - 1];
             let kind = DataErrorKind::TooManyMoves {
-                moves: moves as u64,
+                moves: self.moves,
                 n: size.get(),
             };
             return Err(self.error(at, Some(first_extra), kind));
         }
-        let mut played = Vec::with_capacity(moves);
-        for (number, &(list, at)) in (1..).zip(lists) {
-            let [row, col, player] = self.arguments_of(list, at, MOVE, Some(number))?;
-            played.push(LocatedMove {
-                row: row.0,
-                col: col.0,
-                player: player.0,
-                number,
-                offsets: [row.1, col.1, player.1],
-            });
-        }
-        Ok(Some(Case {
+        Ok(Some(CaseHeader {
             size,
-            moves: played,
-            size_at: n_at,
+            moves: self.moves,
+            size_at,
             names_at,
         }))
     }
 
-    /// Where an offset of the test case just read lies, named by that case
+    /// Reads the current case's next move. Call it at most Q times. The
+    /// last also reads the end of the case's argument lists: a case is
+    /// whole once its last move is read.
+    #[inline(always)]
+    pub fn next_move(&mut self) -> Result<LocatedMove, Error> {
+        let read = self.next_move_alone()?;
+        if read.number == self.moves {
+            self.close_arguments(&read.offsets)?;
+        }
+        Ok(read)
+    }
+
+    /// [`next_move`](Self::next_move) but for the end of the case.
+    #[inline(always)]
+    fn next_move_alone(&mut self) -> Result<LocatedMove, Error> {
+        self.read += 1;
+        let number = self.read;
+        let bytes = self.chunks.bytes();
+        let at = self.chunks.pos;
+        // The usual shape: `,[R,C,P]` with no space, R and C of one or two
+        // digits, read in one word.
+        if let Some(&[b',', b'[', ref list @ ..]) = bytes.get(at..at + 10)
+            && let Ok(list) = <[u8; 8]>::try_from(list)
+        {
+            let word = u64::from_le_bytes(list);
+            let close = close_bracket(word);
+            if let Some(([row, col, player], row_len)) = parse_fields(word, close, b',') {
+                let row_at = self.chunks.offset_of(at + 2);
+                self.chunks.pos = at + 3 + close;
+                return Ok(LocatedMove {
+                    row: i64::from(row),
+                    col: i64::from(col),
+                    player: i64::from(player),
+                    number,
+                    offsets: [row_at, row_at + row_len as u64 + 1, row_at + close as u64 - 1],
+                });
+            }
+        }
+        self.next_move_slowly(number)
+    }
+
+    /// [`next_move`](Self::next_move) for any other shape.
+    #[cold]
+    fn next_move_slowly(&mut self, number: u64) -> Result<LocatedMove, Error> {
+        match self.peek(&[])? {
+            Some(b',') => self.chunks.pos += 1,
+            Some(b']') => return Err(self.length_mismatch(self.here(), number)),
+            Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+        }
+        match self.peek(&[])? {
+            Some(b'[') => {}
+            Some(b']') => return Err(self.json_error(self.here(), "expected value")),
+            Some(_) => {
+                let at = self.here();
+                let found = self.quote_value(&[]);
+                let kind = FormatError::NotAnArgumentList { method: MOVE, found };
+                return Err(self.error(at, Some(number), kind.into()));
+            }
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+        }
+        let [(row, row_at), (col, col_at), (player, player_at)] =
+            self.argument_list::<3>(MOVE, Some(number))?;
+        Ok(LocatedMove {
+            row,
+            col,
+            player,
+            number,
+            offsets: [row_at, col_at, player_at],
+        })
+    }
+
+    /// Where an offset of the test case being read lies, named by that case
     /// and the given move.
     pub fn position(&self, offset: u64, r#move: Option<u64>) -> Position {
-        let (line, column) = self.log.borrow().line_and_column(offset);
+        let (line, column) = self.chunks.line_and_column(offset);
         Position {
             line,
             column,
@@ -322,136 +356,382 @@ impl<R: Read> Reader<R> {
         )
     }
 
-    /// The next top-level value, which must be an array; `None` at the end
-    /// of input.
-    fn next_array(&mut self, expected: Array) -> Result<Option<Located>, Error> {
-        match self.values.next() {
-            None => Ok(None),
-            Some(Ok(raw)) => {
-                let end = self.values.byte_offset() as u64;
-                let start = end - raw.get().len() as u64;
-                Ok(Some(Located { raw, start }))
+    /// Reads the method names after the opening bracket, whose offset is
+    /// `array_at`: checks them and returns how many `move`s there are.
+    fn method_names(&mut self, array_at: u64) -> Result<u64, Error> {
+        match self.peek(&[])? {
+            Some(b']') => {
+                let kind = FormatError::FirstMethod("an empty array".into());
+                return Err(self.error(array_at, None, kind.into()));
             }
-            Some(Err(error)) => Err(self.json_error(error, expected)),
+            Some(_) => {}
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames))),
         }
-    }
-
-    /// The elements of a top-level array with their absolute offsets.
-    fn elements<'a>(
-        &self,
-        array: &'a Located,
-        what: Array,
-    ) -> Result<Vec<(&'a RawValue, u64)>, Error> {
-        let text = array.raw.get();
-        let items: Vec<&RawValue> = serde_json::from_str(text).map_err(|_| {
-            self.error(
-                array.start,
-                None,
-                FormatError::NotAnArray(what, quote(text)).into(),
-            )
-        })?;
-        Ok(items
-            .into_iter()
-            .map(|item| (item, array.start + offset_within(text, item.get())))
-            .collect())
-    }
-
-    /// Checks the method names, whose array starts at `array_at`; returns
-    /// the number of moves.
-    fn check_names(&self, names: &[(&RawValue, u64)], array_at: u64) -> Result<usize, Error> {
-        let Some(&(first, first_at)) = names.first() else {
-            let kind = FormatError::FirstMethod("an empty array".into());
-            return Err(self.error(array_at, None, kind.into()));
-        };
-        let name = |raw: &RawValue, at: u64, number: Option<u64>| {
-            serde_json::from_str::<String>(raw.get())
-                .map_err(|_| self.error(at, number, FormatError::NotAName(quote(raw.get())).into()))
-        };
-        if name(first, first_at, None)? != CONSTRUCTOR {
-            let kind = FormatError::FirstMethod(quote(first.get()));
+        let first_at = self.here();
+        if self.name(None)?.as_deref() != Some(CONSTRUCTOR) {
+            let found = self.quote_value(&[]);
+            let kind = FormatError::FirstMethod(found);
             return Err(self.error(first_at, None, kind.into()));
         }
-        for (index, &(raw, at)) in names.iter().enumerate().skip(1) {
-            let number = Some(index as u64);
-            if name(raw, at, number)? != MOVE {
-                let kind = FormatError::UnknownMethod(quote(raw.get()));
-                return Err(self.error(at, number, kind.into()));
+        self.skip_value(&[])?;
+        let mut moves: u64 = 0;
+        // The next move whose name's offset is kept: m^2 + 1.
+        let mut root: u64 = 1;
+        let mut next_square = 2;
+        loop {
+            // The usual shape: `,"move"` after `,"move"`.
+            let mut at = self.chunks.pos;
+            while self.chunks.bytes().get(at..at + 7) == Some(b",\"move\"") {
+                moves += 1;
+                if moves == next_square {
+                    let name_at = self.chunks.offset_of(at + 1);
+                    self.square_names.push(name_at);
+                    self.chunks.pin(name_at);
+                    root += 1;
+                    next_square = root * root + 1;
+                }
+                at += 7;
+            }
+            self.chunks.pos = at;
+            match self.peek(&[])? {
+                Some(b']') => {
+                    self.chunks.pos += 1;
+                    return Ok(moves);
+                }
+                Some(b',') => self.chunks.pos += 1,
+                Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+                None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames))),
+            }
+            let number = moves + 1;
+            match self.peek(&[])? {
+                Some(b']') => return Err(self.json_error(self.here(), "expected value")),
+                Some(_) => {}
+                None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames))),
+            }
+            let at = self.here();
+            if self.name(Some(number))?.as_deref() != Some(MOVE) {
+                let found = self.quote_value(&[]);
+                let kind = FormatError::UnknownMethod(found);
+                return Err(self.error(at, Some(number), kind.into()));
+            }
+            self.skip_value(&[])?;
+            moves = number;
+            if moves == next_square {
+                self.square_names.push(at);
+                self.chunks.pin(at);
+                root += 1;
+                next_square = root * root + 1;
             }
         }
-        Ok(names.len() - 1)
     }
 
-    /// The `K` integers of one argument list, with their offsets.
-    fn arguments_of<const K: usize>(
-        &self,
-        list: &RawValue,
-        at: u64,
+    /// The method name at the reading position, which is not consumed, if
+    /// it may be one (`None` for a string too long to be one); an error if
+    /// it is not a JSON string.
+    fn name(&mut self, number: Option<u64>) -> Result<Option<String>, Error> {
+        self.look_ahead(LOOKAHEAD, &[]);
+        let bytes = &self.chunks.bytes()[self.chunks.pos..];
+        let at = self.here();
+        if bytes.first() != Some(&b'"') {
+            let found = self.quote_value(&[]);
+            return Err(self.error(at, number, FormatError::NotAName(found).into()));
+        }
+        let Some(length) = string_length(&bytes[..bytes.len().min(LONGEST_NAME)]) else {
+            return Ok(None);
+        };
+        let text = &bytes[..length];
+        if !text.contains(&b'\\') {
+            return Ok(Some(String::from_utf8_lossy(&text[1..length - 1]).into_owned()));
+        }
+        match serde_json::from_slice::<String>(text) {
+            Ok(name) => Ok(Some(name)),
+            Err(error) => Err(self.json_error(at, &json_message(&error))),
+        }
+    }
+
+    /// Reads an argument list of `K` integers at the reading position (an
+    /// opening bracket) and returns them with their offsets.
+    fn argument_list<const K: usize>(
+        &mut self,
         method: &'static str,
         number: Option<u64>,
     ) -> Result<[(i64, u64); K], Error> {
-        let text = list.get();
-        let values: Vec<&RawValue> = serde_json::from_str(text).map_err(|_| {
-            let kind = FormatError::NotAnArgumentList {
-                method,
-                found: quote(text),
-            };
-            self.error(at, number, kind.into())
-        })?;
-        let found = values.len();
-        let values: [&RawValue; K] = values.try_into().map_err(|_| {
-            let kind = FormatError::WrongArity {
-                method,
-                expected: K,
-                found,
-            };
-            self.error(at, number, kind.into())
-        })?;
-        let mut integers = [(0, 0); K];
-        for (slot, value) in integers.iter_mut().zip(values) {
-            let value_at = at + offset_within(text, value.get());
-            let int = integer(value.get()).map_err(|kind| self.error(value_at, number, kind))?;
-            *slot = (int, value_at);
-        }
-        Ok(integers)
-    }
-
-    #[cold]
-    fn json_error(&self, error: serde_json::Error, expected: Array) -> Error {
-        use serde_json::error::Category;
-        match error.classify() {
-            Category::Io => Error::Read {
-                input: self.name.clone(),
-                source: error.into(),
-            },
-            Category::Eof => self.at_end(FormatError::UnexpectedEnd(expected)),
-            Category::Syntax | Category::Data => {
-                let message = error.to_string();
-                // serde_json appends its own position, which the message
-                // gives in the project's form instead.
-                let message = match message.rsplit_once(" at line ") {
-                    Some((what, _)) => what.to_owned(),
-                    None => message,
-                };
-                Error::Data {
-                    input: self.name.clone(),
-                    error: DataError {
-                        position: Position {
-                            line: error.line() as u64,
-                            column: error.column().max(1) as u64,
-                            case: Some(self.case),
-                            r#move: None,
-                        },
-                        kind: FormatError::Json(message).into(),
-                    },
+        let list_at = self.here();
+        self.chunks.pos += 1;
+        let mut values = [(0, 0); K];
+        // The first integer error, reported once the arity is known right.
+        let mut bad: Option<(u64, DataErrorKind)> = None;
+        let mut found: u64 = 0;
+        let mut held = [list_at; 4];
+        loop {
+            let holding = &held[..=(found as usize).min(K)];
+            match self.peek(holding)? {
+                Some(b']') if found == 0 => {
+                    self.chunks.pos += 1;
+                    break;
+                }
+                Some(_) if found == 0 => {}
+                Some(b']') => {
+                    self.chunks.pos += 1;
+                    break;
+                }
+                Some(b',') => {
+                    self.chunks.pos += 1;
+                    match self.peek(holding)? {
+                        Some(b']') => return Err(self.json_error(self.here(), "expected value")),
+                        Some(_) => {}
+                        None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+                    }
+                }
+                Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+                None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+            }
+            let at = self.here();
+            let index = found as usize;
+            found += 1;
+            if index >= K {
+                self.skip_value(holding)?;
+                continue;
+            }
+            held[index + 1] = at;
+            let holding = &held[..index + 2];
+            match self.integer(holding)? {
+                Integer::Value(value) => values[index] = (value, at),
+                Integer::Bad(kind) => {
+                    bad.get_or_insert((at, kind));
+                    self.skip_value(holding)?;
                 }
             }
         }
+        if found != K as u64 {
+            let kind = FormatError::WrongArity {
+                method,
+                expected: K,
+                found: found as usize,
+            };
+            return Err(self.error(list_at, number, kind.into()));
+        }
+        if let Some((at, kind)) = bad {
+            return Err(self.error(at, number, kind));
+        }
+        Ok(values)
+    }
+
+    /// Reads the integer at the reading position. A value that is not one
+    /// is left unread, for [`skip_value`](Self::skip_value).
+    fn integer(&mut self, held: &[u64]) -> Result<Integer, Error> {
+        self.look_ahead(QUOTED + 2, held);
+        let bytes = &self.chunks.bytes()[self.chunks.pos..];
+        let end = bytes
+            .iter()
+            .position(|&byte| is_space(byte) || matches!(byte, b',' | b']' | b'[' | b'{' | b'}' | b'"'))
+            .unwrap_or(bytes.len());
+        let token = &bytes[..end];
+        let goes_on = end == bytes.len() && !self.chunks.at_eof();
+        let digits = token.strip_prefix(b"-").unwrap_or(token);
+        let plain = !digits.is_empty() && digits.iter().all(u8::is_ascii_digit);
+        // JSON writes no leading zero: `0`, `-0` and `12`, never `012`.
+        let json = plain && (digits[0] != b'0' || digits.len() == 1);
+        if json && !goes_on {
+            if let Some(value) = std::str::from_utf8(token).ok().and_then(|text| text.parse::<i64>().ok()) {
+                self.chunks.pos += end;
+                return Ok(Integer::Value(value));
+            }
+            let text = quote_token(&token[..token.len().min(QUOTED)], token.len() > QUOTED);
+            return Ok(Integer::Bad(DataErrorKind::TooLarge(text)));
+        }
+        if json {
+            // Longer than any i64, and still going.
+            let text = quote_token(&token[..token.len().min(QUOTED)], true);
+            return Ok(Integer::Bad(DataErrorKind::TooLarge(text)));
+        }
+        let found = self.quote_value(held);
+        Ok(Integer::Bad(DataErrorKind::NotInteger(found)))
+    }
+
+    /// After a case's moves: the closing bracket of its argument lists, or
+    /// the error for the lists too many.
+    fn close_arguments(&mut self, held: &[u64]) -> Result<(), Error> {
+        self.open = false;
+        match self.peek(held)? {
+            Some(b']') => {
+                self.chunks.pos += 1;
+                return Ok(());
+            }
+            Some(b',') => self.chunks.pos += 1,
+            Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+            None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+        }
+        // Count the lists too many, for the message; it points at the first.
+        let mut extra: u64 = 0;
+        let mut first_at = None;
+        loop {
+            let held: &[u64] = first_at.as_slice();
+            match self.peek(held)? {
+                Some(b']') => return Err(self.json_error(self.here(), "expected value")),
+                Some(_) => {}
+                None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+            }
+            let at = *first_at.get_or_insert(self.here());
+            self.chunks.pin(at);
+            self.skip_value(&[at])?;
+            extra += 1;
+            match self.peek(&[at])? {
+                Some(b']') => {
+                    let kind = FormatError::LengthMismatch {
+                        methods: self.moves + 1,
+                        arguments: self.moves + 1 + extra,
+                    };
+                    return Err(self.error(at, None, kind.into()));
+                }
+                Some(b',') => self.chunks.pos += 1,
+                Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+                None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
+            }
+        }
+    }
+
+    /// The error for argument lists that end, at `at`, after `read` of them.
+    #[cold]
+    fn length_mismatch(&self, at: u64, read: u64) -> Error {
+        let kind = FormatError::LengthMismatch {
+            methods: self.moves + 1,
+            arguments: read,
+        };
+        self.error(at, None, kind.into())
+    }
+
+    /// Skips one JSON value at the reading position, however long, in
+    /// constant memory: a string (escapes and all) or a run of other bytes
+    /// up to a separator, with the brackets and braces inside it balanced.
+    /// Its syntax is not checked further: it is read only to be counted or
+    /// passed over on the way to an error.
+    fn skip_value(&mut self, held: &[u64]) -> Result<(), Error> {
+        let mut depth: u64 = 0;
+        let mut in_string = false;
+        let mut escaped = false;
+        loop {
+            let bytes = self.chunks.bytes();
+            let mut at = self.chunks.pos;
+            while let Some(&byte) = bytes.get(at) {
+                if in_string {
+                    match byte {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => {
+                            in_string = false;
+                            if depth == 0 {
+                                self.chunks.pos = at + 1;
+                                return Ok(());
+                            }
+                        }
+                        _ => {}
+                    }
+                } else {
+                    match byte {
+                        b'"' => in_string = true,
+                        b'[' | b'{' => depth += 1,
+                        b']' | b'}' | b',' if depth == 0 => {
+                            self.chunks.pos = at;
+                            return Ok(());
+                        }
+                        b']' | b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.chunks.pos = at + 1;
+                                return Ok(());
+                            }
+                        }
+                        _ if is_space(byte) && depth == 0 => {
+                            self.chunks.pos = at;
+                            return Ok(());
+                        }
+                        _ => {}
+                    }
+                }
+                at += 1;
+            }
+            self.chunks.pos = at;
+            if !self.more(held)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Skips space; the next byte, which is not consumed, or `None` at the
+    /// end of the input. Bytes before the reading position are let go of
+    /// as it reads, keeping the places of the offsets `held`.
+    #[inline(always)]
+    fn peek(&mut self, held: &[u64]) -> Result<Option<u8>, Error> {
+        loop {
+            let bytes = self.chunks.bytes();
+            let mut at = self.chunks.pos;
+            while at < bytes.len() && is_space(bytes[at]) {
+                at += 1;
+            }
+            let next = bytes.get(at).copied();
+            self.chunks.pos = at;
+            if next.is_some() {
+                return Ok(next);
+            }
+            if !self.more(held)? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Reads more input, letting go of the bytes before the reading
+    /// position but keeping the places of `held`. False at the end.
+    #[cold]
+    fn more(&mut self, held: &[u64]) -> Result<bool, Error> {
+        for &offset in held {
+            self.chunks.pin(offset);
+        }
+        self.chunks.keep = self.chunks.pos;
+        self.chunks.refill().map_err(|source| Error::Read {
+            input: self.name.clone(),
+            source,
+        })
+    }
+
+    /// Reads until `want` bytes past the reading position are buffered, or
+    /// the input ends. A read error is left for the next read to report.
+    #[inline(always)]
+    fn look_ahead(&mut self, want: usize, held: &[u64]) {
+        while self.chunks.end - self.chunks.pos < want && !self.chunks.at_eof() {
+            if !matches!(self.more(held), Ok(true)) {
+                break;
+            }
+        }
+    }
+
+    /// The JSON value at the reading position as a message quotes it: up
+    /// to its end or [`QUOTED`] bytes.
+    fn quote_value(&mut self, held: &[u64]) -> String {
+        self.look_ahead(QUOTED + 1, held);
+        let bytes = &self.chunks.bytes()[self.chunks.pos..];
+        let window = &bytes[..bytes.len().min(QUOTED + 1)];
+        let length = value_length(window);
+        let goes_on = length > QUOTED || (length == window.len() && window.len() < bytes.len());
+        let length = length.min(QUOTED);
+        quote_token(&window[..length], goes_on || (length == QUOTED && !self.chunks.at_eof() && bytes.len() > QUOTED))
+    }
+
+    /// The absolute offset of the reading position.
+    #[inline(always)]
+    fn here(&self) -> u64 {
+        self.chunks.offset_of(self.chunks.pos)
+    }
+
+    #[cold]
+    fn json_error(&self, offset: u64, message: &str) -> Error {
+        self.error(offset, None, FormatError::Json(message.to_owned()).into())
     }
 
     /// An error at the end of the input.
     #[cold]
     fn at_end(&self, kind: FormatError) -> Error {
-        let end = self.log.borrow().read;
+        let end = self.chunks.offset_of(self.chunks.end);
         self.error(end, None, kind.into())
     }
 
@@ -467,33 +747,76 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Where `part`, a slice of `whole`, starts within it.
-fn offset_within(whole: &str, part: &str) -> u64 {
-    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize) as u64
+/// Where the first `]` of a word (little-endian) is: 8 if it has none.
+#[inline(always)]
+fn close_bracket(word: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let x = word ^ (ONES * u64::from(b']'));
+    let found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+    (found.trailing_zeros() / 8) as usize
 }
 
-/// A JSON number that is an integer an `i64` holds.
-fn integer(text: &str) -> Result<i64, DataErrorKind> {
-    // JSON's -0 is 0, as the Coding Ninjas reader reads it; serde_json
-    // reads it as a float.
-    if text == "-0" {
-        return Ok(0);
-    }
-    serde_json::from_str::<i64>(text).map_err(|_| {
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            DataErrorKind::TooLarge(text.to_owned())
-        } else {
-            DataErrorKind::NotInteger(quote(text))
+/// The length of the JSON string `bytes` starts with, closing quote
+/// included, if it ends within them.
+fn string_length(bytes: &[u8]) -> Option<usize> {
+    let mut escaped = false;
+    for (index, &byte) in bytes.iter().enumerate().skip(1) {
+        match byte {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'"' => return Some(index + 1),
+            _ => {}
         }
-    })
+    }
+    None
 }
 
-/// JSON text for a message, cut short when long.
-fn quote(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
+/// The length of the JSON value `bytes` starts with, as far as `bytes`
+/// goes: a string, a bracketed value, or a run of other bytes up to a
+/// space or separator.
+fn value_length(bytes: &[u8]) -> usize {
+    let mut depth: u64 = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (index, &byte) in bytes.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => {
+                    in_string = false;
+                    if depth == 0 {
+                        return index + 1;
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' | b',' if depth == 0 => return index,
+            b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return index + 1;
+                }
+            }
+            _ if depth == 0 && is_space(byte) => return index,
+            _ => {}
+        }
+    }
+    bytes.len()
+}
+
+/// serde_json's words for an error, without the position it appends.
+fn json_message(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rsplit_once(" at line ") {
+        Some((what, _)) => what.to_owned(),
+        None => message,
     }
 }
 
@@ -501,23 +824,24 @@ fn quote(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn read_all(input: &str) -> Result<Vec<Case>, String> {
+    /// A case's N and moves.
+    type ReadCase = (u32, Vec<(i64, i64, i64)>);
+
+    /// Each case's N and moves, or the first error.
+    fn read_all(input: &str) -> Result<Vec<ReadCase>, String> {
         let mut reader = Reader::new(input.as_bytes(), InputName::Stdin);
         let mut cases = Vec::new();
-        loop {
-            match reader.next_case() {
-                Ok(Some(case)) => cases.push(case),
-                Ok(None) => return Ok(cases),
-                Err(error) => return Err(error.to_string()),
+        let mut read = || -> Result<(), Error> {
+            while let Some(case) = reader.next_case()? {
+                let moves = (0..case.moves)
+                    .map(|_| reader.next_move().map(|m| (m.row, m.col, m.player)))
+                    .collect::<Result<_, _>>()?;
+                cases.push((case.size.get(), moves));
             }
-        }
-    }
-
-    fn moves(case: &Case) -> Vec<(i64, i64, i64)> {
-        case.moves
-            .iter()
-            .map(|m| (m.row, m.col, m.player))
-            .collect()
+            Ok(())
+        };
+        read().map_err(|error| error.to_string())?;
+        Ok(cases)
     }
 
     #[test]
@@ -525,11 +849,7 @@ mod tests {
         let cases =
             read_all("[\"TicTacToe\", \"move\"]\n[[3], [0, 0, 1]]\n\n\n[\"TicTacToe\"]\r\n[[1]]\n")
                 .expect("valid");
-        assert_eq!(cases.len(), 2);
-        assert_eq!(cases[0].size.get(), 3);
-        assert_eq!(moves(&cases[0]), [(0, 0, 1)]);
-        assert_eq!(cases[1].size.get(), 1);
-        assert!(cases[1].moves.is_empty());
+        assert_eq!(cases, [(3, vec![(0, 0, 1)]), (1, vec![])]);
     }
 
     #[test]
@@ -555,12 +875,12 @@ mod tests {
             ),
             (
                 "[\"TicTacToe\",\"move\"]\n[[3]]",
-                "line 2, column 5: case 1: 2 method names but 1 argument lists: the two arrays \
+                "line 2, column 5: case 1: 2 method names but 1 argument list: the two arrays \
                  must have the same length",
             ),
             (
                 "[\"TicTacToe\"]\n[[3],\n [0,0,1]]",
-                "line 3, column 2: case 1: 1 method names but 2 argument lists: the two arrays \
+                "line 3, column 2: case 1: 1 method name but 2 argument lists: the two arrays \
                  must have the same length",
             ),
             (
@@ -612,8 +932,10 @@ mod tests {
             "[\"TicTacToe\"]\n[[2]]\n[\"TicTacToe\",\"move\",\"move\"]\n[[2],[0,0,1],\n  [1,1,3]]";
         let mut reader = Reader::new(input.as_bytes(), InputName::Stdin);
         reader.next_case().expect("valid").expect("a case");
-        let case = reader.next_case().expect("valid").expect("a case");
-        let error = reader.reject(&case.moves[1], MoveError::BadPlayer(3));
+        reader.next_case().expect("valid").expect("a case");
+        reader.next_move().expect("valid");
+        let second = reader.next_move().expect("valid");
+        let error = reader.reject(&second, MoveError::BadPlayer(3));
         assert_eq!(
             error.to_string(),
             "line 5, column 8: case 2, move 2: player must be 1 or 2, found 3"

@@ -29,20 +29,11 @@ pub fn validate_leetcode(
         let case = match reader.next_case() {
             Ok(Some(case)) => case,
             Ok(None) => break,
-            Err(Error::Data { error, .. }) => {
-                let violation = Violation {
-                    position: error.position,
-                    rule: Rule::Format(error.kind.to_string()),
-                };
-                report.add(violation, max_errors);
-                return Ok(report.finish());
-            }
-            Err(Error::Read { source, .. }) => return Err(source),
-            Err(other) => return Err(io::Error::other(other.to_string())),
+            Err(error) => return ended_by(error, report, max_errors),
         };
         cases += 1;
         let n = i64::from(case.size.get());
-        let q = i64::try_from(case.moves.len()).unwrap_or(i64::MAX);
+        let q = i64::try_from(case.moves).unwrap_or(i64::MAX);
         // In file order: the method names (which count Q) come before N.
         let header_rules = [
             (case.names_at, q_rule(limits, q, n)),
@@ -58,7 +49,11 @@ pub fn validate_leetcode(
         }
         game.reset(case.size);
         let mut referee = Referee::default();
-        for played in &case.moves {
+        for _ in 0..case.moves {
+            let played = match reader.next_move() {
+                Ok(played) => played,
+                Err(error) => return ended_by(error, report, max_errors),
+            };
             let judged = referee.judge(
                 &mut game,
                 (played.row, played.col, played.player),
@@ -94,6 +89,23 @@ pub fn validate_leetcode(
         report.add(Violation { position, rule }, max_errors);
     }
     Ok(report.finish())
+}
+
+/// The report a reader's error ends: a format error is its last
+/// violation; a read error is the caller's.
+fn ended_by(error: Error, mut report: Report, max_errors: usize) -> io::Result<Report> {
+    match error {
+        Error::Data { error, .. } => {
+            let violation = Violation {
+                position: error.position,
+                rule: Rule::Format(error.kind.to_string()),
+            };
+            report.add(violation, max_errors);
+            Ok(report.finish())
+        }
+        Error::Read { source, .. } => Err(source),
+        other => Err(io::Error::other(other.to_string())),
+    }
 }
 
 #[cfg(test)]
