@@ -6,7 +6,7 @@
 
 use crate::error::{Error, InputName};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
@@ -314,3 +314,61 @@ pub enum OutputTarget {
     /// A file, created or truncated.
     Path(PathBuf),
 }
+
+/// Output held back until the command knows it may go: in memory up to
+/// [`Held::IN_MEMORY`] bytes, past that in an anonymous temporary file, so
+/// that holding back a case of ten million moves (or a whole file, whose
+/// count must come first) costs no more memory than a small one.
+#[derive(Default)]
+pub struct Held {
+    memory: Vec<u8>,
+    file: Option<File>,
+}
+
+impl Held {
+    /// Bytes held in memory before the rest goes to a temporary file.
+    pub const IN_MEMORY: usize = 4 * 1024 * 1024;
+
+    /// Forgets what is held.
+    pub fn clear(&mut self) -> io::Result<()> {
+        self.memory.clear();
+        if let Some(file) = &mut self.file {
+            file.set_len(0)?;
+            file.rewind()?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is held to `out`, and forgets it.
+    pub fn release(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if let Some(file) = &mut self.file {
+            file.write_all(&self.memory)?;
+            self.memory.clear();
+            file.rewind()?;
+            io::copy(file, out)?;
+        } else {
+            out.write_all(&self.memory)?;
+        }
+        self.clear()
+    }
+}
+
+impl Write for Held {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.memory.extend_from_slice(bytes);
+        if self.memory.len() >= Self::IN_MEMORY {
+            let file = match &mut self.file {
+                Some(file) => file,
+                None => self.file.insert(tempfile::tempfile()?),
+            };
+            file.write_all(&self.memory)?;
+            self.memory.clear();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+

@@ -19,7 +19,8 @@ use crate::error::Error;
 use crate::files::{InputSource, OutputTarget};
 use crate::format::Format;
 use crate::format::cases::{self, OpenCases};
-use crate::format::write::leetcode_transcript;
+use crate::files::Held;
+use crate::format::write::LeetcodeTranscript;
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -65,10 +66,11 @@ pub struct ConvertConfig {
     pub to: Format,
 }
 
-/// Converts the input. Converting to LeetCode writes each completed test
-/// case as it goes; converting to Coding Ninjas holds the output in memory
-/// until the end, since T comes first. On an error, nothing of the failing
-/// case is written.
+/// Converts the input. Each test case is held back until it is read
+/// whole, so that on an error nothing of the failing case is written;
+/// converting to Coding Ninjas holds the whole output, since T comes
+/// first. What is held goes to a temporary file past a few MiB
+/// ([`Held`]), so memory does not grow with the input.
 pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
     let (_, mut cases) = cases::open(&config.input, config.from)?;
     let mut out = BufWriter::new(output);
@@ -81,37 +83,43 @@ pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
 }
 
 fn to_leetcode(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), Error> {
-    let mut text = Vec::new();
-    let mut moves = Vec::new();
+    // A case's arguments, held; its names are written once its moves are
+    // read, so that they count the moves there are, not the ones declared.
+    let mut arguments = BufWriter::new(Held::default());
     let mut first = true;
     while let Some(header) = cases.next_case()? {
-        moves.clear();
+        let n = u64::from(header.size.get());
+        LeetcodeTranscript::begin_arguments(&mut arguments, n).map_err(Error::Write)?;
+        let mut moves: u64 = 0;
         while let Some(played) = cases.next_move()? {
-            moves.push(played);
+            LeetcodeTranscript::push(&mut arguments, played).map_err(Error::Write)?;
+            moves += 1;
         }
-        text.clear();
+        LeetcodeTranscript::end(&mut arguments).map_err(Error::Write)?;
+        arguments.flush().map_err(Error::Write)?;
         if !first {
-            text.push(b'\n');
+            out.write_all(b"\n").map_err(Error::Write)?;
         }
         first = false;
-        leetcode_transcript(&mut text, u64::from(header.size.get()), &moves);
-        out.write_all(&text).map_err(Error::Write)?;
+        LeetcodeTranscript::names(out, moves).map_err(Error::Write)?;
+        arguments.get_mut().release(out).map_err(Error::Write)?;
     }
     Ok(())
 }
 
 fn to_coding_ninjas(cases: &mut OpenCases, out: &mut impl Write) -> Result<(), Error> {
-    let mut body = Vec::new();
+    let mut body = BufWriter::new(Held::default());
     let mut count: u64 = 0;
     while let Some(header) = cases.next_case()? {
         count += 1;
-        body.extend_from_slice(format!("{}\n{}\n", header.size.get(), header.moves).as_bytes());
+        writeln!(body, "{}\n{}", header.size.get(), header.moves).map_err(Error::Write)?;
         while let Some((row, col, player)) = cases.next_move()? {
-            body.extend_from_slice(format!("{row} {col} {player}\n").as_bytes());
+            writeln!(body, "{row} {col} {player}").map_err(Error::Write)?;
         }
     }
-    out.write_all(format!("{count}\n").as_bytes())
-        .and_then(|()| out.write_all(&body))
+    body.flush().map_err(Error::Write)?;
+    writeln!(out, "{count}")
+        .and_then(|()| body.get_mut().release(out))
         .map_err(Error::Write)
 }
 

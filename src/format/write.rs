@@ -204,22 +204,51 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     }
 }
 
-/// Appends one LeetCode test case in canonical form: the method names and
-/// the arguments, each on one line without spaces. Shared by `convert` and
-/// `gen`, so both write the same bytes.
+/// Writes one LeetCode test case in canonical form, a move at a time: the
+/// method names and the arguments, each on one line without spaces. Shared
+/// by `convert` and `gen`, so both write the same bytes.
+pub struct LeetcodeTranscript;
+
+impl LeetcodeTranscript {
+    /// The method names of a case of `moves` moves, on a line.
+    pub fn names(out: &mut impl Write, moves: u64) -> io::Result<()> {
+        use crate::format::leetcode::read::{CONSTRUCTOR, MOVE};
+        write!(out, "[\"{CONSTRUCTOR}\"")?;
+        let name = format!(",\"{MOVE}\"");
+        for _ in 0..moves {
+            out.write_all(name.as_bytes())?;
+        }
+        out.write_all(b"]\n")
+    }
+
+    /// The start of the arguments of a case on an `n` x `n` board: what
+    /// comes before the first move's.
+    pub fn begin_arguments(out: &mut impl Write, n: u64) -> io::Result<()> {
+        write!(out, "[[{n}]")
+    }
+
+    /// One move's arguments.
+    #[inline]
+    pub fn push(out: &mut impl Write, (row, col, player): (i64, i64, i64)) -> io::Result<()> {
+        write!(out, ",[{row},{col},{player}]")
+    }
+
+    /// The end of the case.
+    pub fn end(out: &mut impl Write) -> io::Result<()> {
+        out.write_all(b"]\n")
+    }
+}
+
+/// Appends one LeetCode test case in canonical form (see
+/// [`LeetcodeTranscript`]).
 pub fn leetcode_transcript(out: &mut Vec<u8>, n: u64, moves: &[(i64, i64, i64)]) {
-    use crate::format::leetcode::read::{CONSTRUCTOR, MOVE};
-    use std::io::Write as _;
     // Writing into a Vec cannot fail.
-    let _ = write!(out, "[\"{CONSTRUCTOR}\"");
-    for _ in moves {
-        let _ = write!(out, ",\"{MOVE}\"");
+    let _ = LeetcodeTranscript::names(out, moves.len() as u64);
+    let _ = LeetcodeTranscript::begin_arguments(out, n);
+    for &played in moves {
+        let _ = LeetcodeTranscript::push(out, played);
     }
-    let _ = write!(out, "]\n[[{n}]");
-    for (row, col, player) in moves {
-        let _ = write!(out, ",[{row},{col},{player}]");
-    }
-    out.extend_from_slice(b"]\n");
+    let _ = LeetcodeTranscript::end(out);
 }
 
 #[cfg(test)]

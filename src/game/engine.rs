@@ -9,8 +9,10 @@
 //! write-ups; it exists so that the two can check each other.
 //!
 //! Storage follows the work, not the board: boards up to [`DENSE_MAX_N`] use
-//! flat arrays, larger ones hash maps holding only the cells and lines that
-//! were played. Either way a reset between games costs O(moves played).
+//! flat arrays, boards up to [`PACKED_MAX_N`] two bits a cell (taken, and
+//! whose) in memory that is zero until touched, larger ones hash maps
+//! holding only the cells and lines that were played. Each way a reset
+//! between games costs O(moves played).
 
 use foldhash::HashMap;
 use std::collections::hash_map::Entry;
@@ -21,6 +23,12 @@ pub const MAX_N: i64 = 1_000_000_000;
 
 /// Boards up to this size keep flat arrays (at most 1 MiB of cells).
 pub const DENSE_MAX_N: u32 = 1024;
+
+/// Boards up to this size, and larger than [`DENSE_MAX_N`], keep their
+/// cells as bits: at most 16 MiB, of which only the rows played on are
+/// ever touched. (A hash map costs 20 to 40 bytes a move and a hash each:
+/// ten million moves on one board took 400 MiB.)
+pub const PACKED_MAX_N: u32 = 8192;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -330,6 +338,115 @@ impl Dense {
     }
 }
 
+/// Cells and line sums of a board up to [`PACKED_MAX_N`]: two bitmaps, row
+/// by row, allocated zeroed so that the system hands out pages only as
+/// rows are played on; a reset clears the rows and columns played on.
+#[derive(Debug, Default)]
+struct Packed {
+    /// The largest N the bitmaps were made for.
+    side: usize,
+    /// 64-bit words a row takes: `side` bits, rounded up.
+    row_words: usize,
+    /// Bit c of row r: cell (r, c) is taken.
+    taken: Box<[u64]>,
+    /// Bit c of row r: cell (r, c) is player 2's (when taken).
+    second: Box<[u64]>,
+    /// Signed sums of the rows, then of the columns (from `side` on).
+    sums: Vec<i32>,
+    /// Bit i: row i has been played on; from `side` on, column i.
+    touched: Vec<u64>,
+    /// The rows and columns (column i as `side + i`) played on, to clear.
+    played: Vec<u32>,
+}
+
+impl Packed {
+    /// Makes room for an `n` x `n` board (false if the memory is not
+    /// there: the caller uses the sparse store) and clears the last game.
+    fn reset(&mut self, n: usize) -> bool {
+        self.clear();
+        if self.side >= n {
+            return true;
+        }
+        let row_words = n.div_ceil(64);
+        let (Ok(taken), Ok(second)) = (
+            bytemuck::allocation::try_zeroed_slice_box::<u64>(n * row_words),
+            bytemuck::allocation::try_zeroed_slice_box::<u64>(n * row_words),
+        ) else {
+            return false;
+        };
+        *self = Packed {
+            side: n,
+            row_words,
+            taken,
+            second,
+            sums: vec![0; 2 * n],
+            touched: vec![0; (2 * n).div_ceil(64)],
+            played: Vec::new(),
+        };
+        true
+    }
+
+    /// Clears what the last game played.
+    fn clear(&mut self) {
+        for &line in &self.played {
+            let line = line as usize;
+            if line < self.side {
+                let row = line * self.row_words..(line + 1) * self.row_words;
+                self.taken[row.clone()].fill(0);
+                self.second[row].fill(0);
+            }
+            self.sums[line] = 0;
+            self.touched[line / 64] = 0;
+        }
+        self.played.clear();
+    }
+
+    fn owner(&self, r: u32, c: u32) -> Option<Player> {
+        let (word, bit) = self.place_of(r, c);
+        if self.taken[word] & bit == 0 {
+            None
+        } else if self.second[word] & bit == 0 {
+            Some(Player::One)
+        } else {
+            Some(Player::Two)
+        }
+    }
+
+    fn place_of(&self, r: u32, c: u32) -> (usize, u64) {
+        let word = r as usize * self.row_words + c as usize / 64;
+        (word, 1 << (c % 64))
+    }
+
+    /// Marks an empty cell; returns the new sums of its row and column, or
+    /// `None` if the cell was taken.
+    #[inline(always)]
+    fn place(&mut self, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
+        let (word, bit) = self.place_of(r, c);
+        if self.taken[word] & bit != 0 {
+            return None;
+        }
+        self.taken[word] |= bit;
+        if mover == Player::Two {
+            self.second[word] |= bit;
+        }
+        let (row, col) = (r as usize, self.side + c as usize);
+        for line in [row, col] {
+            let flag = 1 << (line % 64);
+            if self.touched[line / 64] & flag == 0 {
+                self.touched[line / 64] |= flag;
+                // At most 2 x side entries: each line once.
+                self.played.push(line as u32);
+            }
+            self.sums[line] += mover.sign();
+        }
+        Some((self.sums[row], self.sums[col]))
+    }
+
+    fn sum(&self, line: usize) -> i32 {
+        self.sums[line]
+    }
+}
+
 /// Cells and line sums of a large board: only what was played.
 ///
 /// The maps' hasher is seeded at random for each process: with a fixed one
@@ -374,6 +491,14 @@ fn sparse_key(n: u32, r: u32, c: u32) -> u64 {
     u64::from(r) * u64::from(n) + u64::from(c)
 }
 
+/// Which store a game's board is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Store {
+    Dense,
+    Packed,
+    Sparse,
+}
+
 /// A game of Design Tic-Tac-Toe on an N x N board.
 ///
 /// `play` is the problem's `move` (a keyword in Rust). A game can be
@@ -383,10 +508,11 @@ fn sparse_key(n: u32, r: u32, c: u32) -> u64 {
 pub struct TicTacToe {
     n: u32,
     rules: Rules,
-    /// Which store holds this game; both are kept so that alternating sizes
+    /// Which store holds this game; all are kept so that alternating sizes
     /// do not reallocate.
-    is_dense: bool,
+    store: Store,
     dense: Dense,
+    packed: Packed,
     sparse: Sparse,
     diagonal: i32,
     anti_diagonal: i32,
@@ -408,8 +534,9 @@ impl TicTacToe {
         let mut game = TicTacToe {
             n: 0,
             rules,
-            is_dense: false,
+            store: Store::Sparse,
             dense: Dense::default(),
+            packed: Packed::default(),
             sparse: Sparse::default(),
             diagonal: 0,
             anti_diagonal: 0,
@@ -424,14 +551,18 @@ impl TicTacToe {
     /// Starts a new, empty game of the given size, keeping the rules and the
     /// memory. It costs O(moves played), not O(N x N).
     pub fn reset(&mut self, size: BoardSize) {
-        if !self.is_dense {
+        if self.store == Store::Sparse {
             self.sparse.reset();
         }
         let n = size.get();
-        self.is_dense = n <= DENSE_MAX_N;
-        if self.is_dense {
+        self.store = if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
-        }
+            Store::Dense
+        } else if n <= PACKED_MAX_N && self.packed.reset(n as usize) {
+            Store::Packed
+        } else {
+            Store::Sparse
+        };
         self.n = n;
         self.diagonal = 0;
         self.anti_diagonal = 0;
@@ -464,10 +595,12 @@ impl TicTacToe {
     pub fn cell(&self, row: u32, col: u32) -> Option<Player> {
         if row >= self.n || col >= self.n {
             None
-        } else if self.is_dense {
-            self.dense.owner(row, col)
         } else {
-            self.sparse.owner(self.n, row, col)
+            match self.store {
+                Store::Dense => self.dense.owner(row, col),
+                Store::Packed => self.packed.owner(row, col),
+                Store::Sparse => self.sparse.owner(self.n, row, col),
+            }
         }
     }
 
@@ -475,11 +608,13 @@ impl TicTacToe {
     pub fn line_sum(&self, line: Line) -> i64 {
         let get = |kind: usize, sparse: &HashMap<u32, i32>, index: u32| {
             if index >= self.n {
-                0
-            } else if self.is_dense {
-                self.dense.sum(index as usize, kind)
-            } else {
-                sparse.get(&index).copied().unwrap_or(0)
+                return 0;
+            }
+            match self.store {
+                Store::Dense => self.dense.sum(index as usize, kind),
+                Store::Packed if kind == ROW => self.packed.sum(index as usize),
+                Store::Packed => self.packed.sum(self.packed.side + index as usize),
+                Store::Sparse => sparse.get(&index).copied().unwrap_or(0),
             }
         };
         i64::from(match line {
@@ -539,10 +674,10 @@ impl TicTacToe {
             return Err(MoveError::AfterWin { winner, at_move });
         }
         let (r, c) = (row as u32, col as u32);
-        let placed = if self.is_dense {
-            self.dense.place(r, c, mover)
-        } else {
-            self.sparse.place(self.n, r, c, mover)
+        let placed = match self.store {
+            Store::Dense => self.dense.place(r, c, mover),
+            Store::Packed => self.packed.place(r, c, mover),
+            Store::Sparse => self.sparse.place(self.n, r, c, mover),
         };
         let Some((row_sum, col_sum)) = placed else {
             return Err(MoveError::Taken { row, col });
@@ -613,7 +748,7 @@ impl TicTacToe {
         let moves = &moves[..moves.len().min(outcomes.len())];
         // The fast loop writes only wins.
         outcomes[..moves.len()].fill(0);
-        let fast = self.is_dense && self.rules.engine == EngineKind::Counter;
+        let fast = self.store == Store::Dense && self.rules.engine == EngineKind::Counter;
         let leetcode = self.rules.after_win == AfterWin::Leetcode;
         let mut played = 0;
         while played < moves.len() {
@@ -919,7 +1054,8 @@ mod tests {
 
     #[test]
     fn reset_clears_every_trace_of_the_previous_game() {
-        for size in [3, i64::from(DENSE_MAX_N) + 5] {
+        let sizes = [3, i64::from(DENSE_MAX_N) + 5, i64::from(PACKED_MAX_N) + 5];
+        for size in sizes {
             let mut game = TicTacToe::new(size).expect("valid size");
             game.play(0, 0, 1).expect("legal");
             game.play(2, 2, 2).expect("legal");
@@ -982,5 +1118,45 @@ mod tests {
             buckets.len(),
             keys.len()
         );
+    }
+
+    proptest::proptest! {
+        // The packed store against the sparse one, which keeps exactly what
+        // was played: over games of every size it takes, several in a row
+        // on one store, as the solver plays the cases of a file.
+        #[test]
+        fn the_packed_store_keeps_what_the_sparse_one_keeps(
+            games in proptest::collection::vec(
+                (
+                    (DENSE_MAX_N + 1)..=(DENSE_MAX_N + 140),
+                    proptest::collection::vec((0u32..140, 0u32..140, proptest::bool::ANY), 0..300),
+                ),
+                1..4,
+            ),
+        ) {
+            let mut packed = Packed::default();
+            for (n, moves) in games {
+                proptest::prop_assert!(packed.reset(n as usize));
+                let mut sparse = Sparse::default();
+                for (r, c, second) in moves {
+                    let (r, c) = (r * 7 % n, c * 13 % n);
+                    let mover = if second { Player::Two } else { Player::One };
+                    proptest::prop_assert_eq!(
+                        packed.place(r, c, mover),
+                        sparse.place(n, r, c, mover)
+                    );
+                    proptest::prop_assert_eq!(packed.owner(r, c), sparse.owner(n, r, c));
+                    proptest::prop_assert_eq!(
+                        packed.sum(r as usize),
+                        sparse.rows.get(&r).copied().unwrap_or(0)
+                    );
+                }
+                for r in 0..n.min(140) {
+                    for c in 0..n.min(140) {
+                        proptest::prop_assert_eq!(packed.owner(r, c), sparse.owner(n, r, c));
+                    }
+                }
+            }
+        }
     }
 }
