@@ -3,9 +3,11 @@
 use std::process::ExitCode;
 use tictactoe::{FailureKind, run_command_line};
 
-/// sysexits.h: EX_DATAERR, EX_NOINPUT, EX_IOERR.
+/// sysexits.h: EX_DATAERR, EX_NOINPUT, EX_OSERR (the system could not
+/// give a resource: here, memory), EX_IOERR.
 const DATA_ERROR: u8 = 65;
 const NO_INPUT: u8 = 66;
+const NO_MEMORY: u8 = 71;
 const IO_ERROR: u8 = 74;
 /// The argument parser's status for a usage error.
 const USAGE: u8 = 2;
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
         FailureKind::Data => DATA_ERROR,
         FailureKind::NoInput => NO_INPUT,
         FailureKind::Io => IO_ERROR,
+        FailureKind::NoMemory => NO_MEMORY,
     };
     failure.report();
     ExitCode::from(status)

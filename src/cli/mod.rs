@@ -31,7 +31,8 @@ use trace::{TRACE_HELP, TraceArgs};
 pub use validate::ValidateConfig;
 use validate::{VALIDATE_HELP, ValidateArgs};
 
-use crate::error::Error;
+use crate::error::{DataErrorKind, Error};
+use crate::game::MoveError;
 use crate::files::{InputSource, Output, OutputTarget};
 use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
@@ -171,6 +172,8 @@ pub enum FailureKind {
     NoInput,
     /// Reading or writing failed.
     Io,
+    /// The memory the input needs is not there.
+    NoMemory,
     /// The output was closed by its reader.
     ClosedOutput,
 }
@@ -183,6 +186,14 @@ impl Failure {
             Failure::Clap(_) => FailureKind::HelpAsked,
             Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
                 FailureKind::ClosedOutput
+            }
+            Failure::Run(Error::Data { error, .. })
+                if matches!(error.kind, DataErrorKind::Move(MoveError::NoRoom { .. })) =>
+            {
+                FailureKind::NoMemory
+            }
+            Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::OutOfMemory => {
+                FailureKind::NoMemory
             }
             Failure::Run(Error::Data { .. } | Error::NoSuchCase { .. }) => FailureKind::Data,
             Failure::Run(Error::Open { .. }) => FailureKind::NoInput,

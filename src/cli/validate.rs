@@ -4,14 +4,14 @@
 //! non-whitespace byte is `[` is a LeetCode transcript.
 
 use super::ThreadsArgs;
-use crate::error::{Error, InputName};
+use crate::error::{DataError, Error, InputName};
 use crate::files::{self, InputSource};
 use crate::format::Format;
 use crate::format::cases::{self};
-use crate::game::Limits;
+use crate::game::{Limits, MoveError};
 use crate::judging::Protocol;
 use crate::judging::validate::leetcode::validate_leetcode;
-use crate::judging::validate::{Report, validate_split};
+use crate::judging::validate::{Report, Rule, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
@@ -142,6 +142,18 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         input: name.clone(),
         source,
     })?;
+    let out_of_memory = report.violations.iter().find_map(|violation| match violation.rule {
+        Rule::Move(why @ MoveError::NoRoom { .. }) => Some((violation.position.clone(), why)),
+        _ => None,
+    });
+    if let Some((position, why)) = out_of_memory {
+        // Not the file's fault: the validator cannot judge it here.
+        let error = DataError {
+            position,
+            kind: why.into(),
+        };
+        return Err(Error::Data { input: name, error });
+    }
     if marked {
         // The mark is dropped before reading, so that the rest is judged as
         // it would be without it; the file still is not canonical.

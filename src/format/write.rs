@@ -30,6 +30,8 @@ pub struct ResultWriter<W: Write, const LEETCODE: bool = false> {
     packed: Vec<u8>,
     /// How many results `packed` holds.
     packed_count: u64,
+    /// The memory to pack the case in progress was not there.
+    no_room: bool,
 }
 
 impl<W: Write> ResultWriter<W> {
@@ -59,6 +61,7 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
             spill_at: usize::MAX,
             packed: Vec::new(),
             packed_count: 0,
+            no_room: false,
         }
     }
 
@@ -117,6 +120,13 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
         };
         let results = start + Self::PREFIX.len();
         let digit = usize::from(LEETCODE);
+        let more = (self.buf.len() - results) / 2 / 4 + 1;
+        if self.packed.try_reserve(more).is_err() {
+            // Told at the end of the case, which can then not be written.
+            self.no_room = true;
+            self.buf.truncate(results);
+            return;
+        }
         for pair in self.buf[results..].chunks_exact(2) {
             let number = pair[digit] - b'0';
             let slot = (self.packed_count % 4) as u32;
@@ -171,6 +181,9 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     pub fn end_case(&mut self) -> io::Result<()> {
         let mut start = self.case_start.take().unwrap_or(self.buf.len());
         self.spill_at = usize::MAX;
+        if self.no_room {
+            return Err(io::ErrorKind::OutOfMemory.into());
+        }
         if self.packed_count > 0 {
             self.unpack(start)?;
             start = 0;

@@ -206,6 +206,14 @@ pub enum MoveError {
         /// The cell's column.
         col: i64,
     },
+    /// Not a fault of the move's: the memory to hold one more played cell
+    /// is not there (a board larger than the bitmaps take, under a memory
+    /// limit). The command fails with its own exit status.
+    #[error("out of memory: no room to hold the board's {moves} played cells and one more")]
+    NoRoom {
+        /// Moves played before this one.
+        moves: u64,
+    },
 }
 
 /// Which field of a move an error is about, so a reader can point at its token.
@@ -471,7 +479,21 @@ impl Sparse {
         self.cells.get(&sparse_key(n, r, c)).copied()
     }
 
-    fn place(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
+    /// Marks an empty cell: the new sums of its row and column, `None` if
+    /// the cell was taken, or `Err` if the memory for it is not there.
+    fn place(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Result<Option<(i32, i32)>, NoRoom> {
+        // Growing a map may need memory a capped process does not have:
+        // asked for first, its lack is an error, not an abort.
+        let room = self.cells.try_reserve(1).is_ok()
+            && self.rows.try_reserve(1).is_ok()
+            && self.cols.try_reserve(1).is_ok();
+        if !room {
+            return Err(NoRoom);
+        }
+        Ok(self.place_with_room(n, r, c, mover))
+    }
+
+    fn place_with_room(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
         match self.cells.entry(sparse_key(n, r, c)) {
             Entry::Occupied(_) => return None,
             Entry::Vacant(slot) => {
@@ -486,6 +508,10 @@ impl Sparse {
         Some((row, *col))
     }
 }
+
+/// The memory to hold one more played cell is not there.
+#[derive(Clone, Copy, Debug)]
+struct NoRoom;
 
 fn sparse_key(n: u32, r: u32, c: u32) -> u64 {
     u64::from(r) * u64::from(n) + u64::from(c)
@@ -677,7 +703,10 @@ impl TicTacToe {
         let placed = match self.store {
             Store::Dense => self.dense.place(r, c, mover),
             Store::Packed => self.packed.place(r, c, mover),
-            Store::Sparse => self.sparse.place(self.n, r, c, mover),
+            Store::Sparse => self
+                .sparse
+                .place(self.n, r, c, mover)
+                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
         };
         let Some((row_sum, col_sum)) = placed else {
             return Err(MoveError::Taken { row, col });

@@ -1,0 +1,80 @@
+//! Under a memory limit too small for the input, a run fails cleanly: exit
+//! status 71 (EX_OSERR) and a message naming the move it could not hold,
+//! never an abort. The limit is an address-space cap, as `prlimit --as`
+//! and judges' sandboxes set it.
+
+mod common;
+
+use std::io::{BufWriter, Write};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+
+/// Moves on a board of 10^9: every played cell must be remembered, in a
+/// hash map, which outgrows the cap below long before the last move.
+const MOVES: u64 = 1_000_000;
+const N: u64 = 1_000_000_000;
+
+/// The address space each run may use.
+const CAP: usize = 40 * 1024 * 1024;
+
+fn coding_ninjas(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "1\n{N}\n{MOVES}")?;
+    for k in 0..MOVES {
+        writeln!(out, "{k} {} {}", (k * 7919) % N, 1 + k % 2)?;
+    }
+    Ok(())
+}
+
+fn leetcode(out: &mut impl Write) -> std::io::Result<()> {
+    out.write_all(b"[\"TicTacToe\"")?;
+    for _ in 0..MOVES {
+        out.write_all(b",\"move\"")?;
+    }
+    write!(out, "]\n[[{N}]")?;
+    for k in 0..MOVES {
+        write!(out, ",[{k},{},{}]", (k * 7919) % N, 1 + k % 2)?;
+    }
+    out.write_all(b"]\n")
+}
+
+fn run_capped(args: &[&str], input: fn(&mut BufWriter<std::process::ChildStdin>) -> std::io::Result<()>) -> Output {
+    let mut child = Command::new("prlimit")
+        .arg(format!("--as={CAP}"))
+        .arg(common::binary())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit runs");
+    let stdin = child.stdin.take().expect("stdin is piped");
+    let writer = thread::spawn(move || {
+        let mut out = BufWriter::new(stdin);
+        // The run stops reading at its error: a closed pipe is expected.
+        let _ = input(&mut out).and_then(|()| out.flush());
+    });
+    let output = child.wait_with_output().expect("binary finishes");
+    writer.join().expect("writer thread");
+    output
+}
+
+#[test]
+fn a_board_too_large_for_the_memory_given_fails_with_status_71() {
+    let bounds = ["--max-n", "1000000000", "--max-q", "1000000"];
+    let runs: [(Vec<&str>, fn(&mut _) -> _); 4] = [
+        (vec![], coding_ninjas),
+        (vec!["--threads", "1"], coding_ninjas),
+        (vec![], leetcode),
+        ([&["validate"][..], &bounds].concat(), leetcode),
+    ];
+    for (args, input) in runs {
+        let output = run_capped(&args, input);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(71), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("out of memory: no room to hold the board's")
+                && stderr.contains("case 1, move "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
