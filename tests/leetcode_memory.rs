@@ -60,7 +60,10 @@ fn run_on_transcript(args: &[&str]) -> (bool, u64) {
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let counted = std::io::copy(&mut stdout, &mut std::io::sink()).expect("output read");
     let status = child.wait().expect("binary finishes");
-    writer.join().expect("writer thread").expect("transcript written");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("transcript written");
     (status.success(), counted)
 }
 

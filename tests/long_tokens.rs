@@ -164,14 +164,18 @@ fn validate_check_convert_and_trace_stream_past_the_long_token() {
             stdout(output)
         );
     });
-    both_ways(&["convert", "--to", "leetcode"], &ZEROS_IN_A_ROW, |output| {
-        assert_eq!(
-            stdout(output),
-            "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[1,1,1],[2,2,2]]\n",
-            "{}",
-            stderr(output)
-        );
-    });
+    both_ways(
+        &["convert", "--to", "leetcode"],
+        &ZEROS_IN_A_ROW,
+        |output| {
+            assert_eq!(
+                stdout(output),
+                "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[1,1,1],[2,2,2]]\n",
+                "{}",
+                stderr(output)
+            );
+        },
+    );
     both_ways(&["trace"], &ZEROS_IN_A_ROW, |output| {
         assert!(output.status.success(), "{}", stderr(output));
         assert!(stdout(output).contains("move 2: player 2 (O) at (2, 2) -> 0"));
@@ -181,9 +185,13 @@ fn validate_check_convert_and_trace_stream_past_the_long_token() {
     let answer = dir.path().join("answer");
     fs::write(&answer, "0 0\n").expect("answer written");
     let answer = answer.to_str().expect("UTF-8 path");
-    both_ways(&["check", "--input", INPUT, answer, answer], &ZEROS_IN_A_ROW, |output| {
-        assert!(output.status.success(), "{}", stderr(output));
-    });
+    both_ways(
+        &["check", "--input", INPUT, answer, answer],
+        &ZEROS_IN_A_ROW,
+        |output| {
+            assert!(output.status.success(), "{}", stderr(output));
+        },
+    );
     let endless_output = Hostile {
         before: "",
         filler: b'7',
@@ -192,10 +200,14 @@ fn validate_check_convert_and_trace_stream_past_the_long_token() {
     let input = dir.path().join("short.in");
     fs::write(&input, "1\n3\n2\n1 1 1\n2 2 2\n").expect("input written");
     let input = input.to_str().expect("UTF-8 path");
-    both_ways(&["check", "--input", input, answer, INPUT], &endless_output, |output| {
-        assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
-        assert!(stdout(output).contains("777"), "{}", stdout(output));
-    });
+    both_ways(
+        &["check", "--input", input, answer, INPUT],
+        &endless_output,
+        |output| {
+            assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+            assert!(stdout(output).contains("777"), "{}", stdout(output));
+        },
+    );
 }
 
 /// A transcript whose first move's arguments hold `LONG` bytes of space.
@@ -221,9 +233,18 @@ fn a_transcript_with_endless_space_inside_a_move_is_read_in_constant_memory() {
             stdout(output)
         );
     });
-    both_ways(&["convert", "--to", "coding-ninjas"], &SPACE_IN_A_MOVE, |output| {
-        assert_eq!(stdout(output), "1\n3\n2\n1 1 1\n2 2 2\n", "{}", stderr(output));
-    });
+    both_ways(
+        &["convert", "--to", "coding-ninjas"],
+        &SPACE_IN_A_MOVE,
+        |output| {
+            assert_eq!(
+                stdout(output),
+                "1\n3\n2\n1 1 1\n2 2 2\n",
+                "{}",
+                stderr(output)
+            );
+        },
+    );
     // A move refused after the space is placed at its value, before it.
     let refused = Hostile {
         before: "[\"TicTacToe\",\"move\"]\n[[3],[5,",

@@ -37,7 +37,10 @@ fn leetcode(out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(b"]\n")
 }
 
-fn run_capped(args: &[&str], input: fn(&mut BufWriter<std::process::ChildStdin>) -> std::io::Result<()>) -> Output {
+fn run_capped(
+    args: &[&str],
+    input: fn(&mut BufWriter<std::process::ChildStdin>) -> std::io::Result<()>,
+) -> Output {
     let mut child = Command::new("prlimit")
         .arg(format!("--as={CAP}"))
         .arg(common::binary())

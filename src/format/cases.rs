@@ -72,22 +72,19 @@ pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peek
     Ok((detected, marked, Cursor::new(seen).chain(input)))
 }
 
-/// Resolves `auto` for one input, past a byte order mark (and says whether
-/// there was one); a named format reads the input as it is.
+/// Resolves `auto` for one input (a named format is taken as named), past
+/// a UTF-8 byte order mark, which every reader drops in either format; says
+/// whether there was one, for validate to report.
 pub fn resolve<R: Read>(
     input: R,
     name: &InputName,
     format: Option<Format>,
 ) -> Result<(Format, bool, Peeked<R>), Error> {
-    let as_is = |detected, input| Ok((detected, false, Cursor::new(Vec::new()).chain(input)));
-    match format {
-        Some(Format::CodingNinjas) => as_is(Format::CodingNinjas, input),
-        Some(Format::Leetcode) => as_is(Format::Leetcode, input),
-        None => detect_past_mark(input).map_err(|source| Error::Read {
-            input: name.clone(),
-            source,
-        }),
-    }
+    let (detected, marked, input) = detect_past_mark(input).map_err(|source| Error::Read {
+        input: name.clone(),
+        source,
+    })?;
+    Ok((format.unwrap_or(detected), marked, input))
 }
 
 /// A case's header in either format.

@@ -481,7 +481,13 @@ impl Sparse {
 
     /// Marks an empty cell: the new sums of its row and column, `None` if
     /// the cell was taken, or `Err` if the memory for it is not there.
-    fn place(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Result<Option<(i32, i32)>, NoRoom> {
+    fn place(
+        &mut self,
+        n: u32,
+        r: u32,
+        c: u32,
+        mover: Player,
+    ) -> Result<Option<(i32, i32)>, NoRoom> {
         // Growing a map may need memory a capped process does not have:
         // asked for first, its lack is an error, not an abort.
         let room = self.cells.try_reserve(1).is_ok()

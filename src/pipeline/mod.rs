@@ -46,14 +46,9 @@ pub fn solve_any<W: Write>(
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
-    match format {
-        // The hot path takes the input as it is, with nothing chained in front.
-        Some(Format::CodingNinjas) => parallel::solve(input, name, game, output, split),
-        Some(Format::Leetcode) => solve_leetcode(input, name, game, output),
-        None => match cases::resolve(input, &name, format)? {
-            (Format::CodingNinjas, _, input) => parallel::solve(input, name, game, output, split),
-            (Format::Leetcode, _, input) => solve_leetcode(input, name, game, output),
-        },
+    match cases::resolve(input, &name, format)? {
+        (Format::CodingNinjas, _, input) => parallel::solve(input, name, game, output, split),
+        (Format::Leetcode, _, input) => solve_leetcode(input, name, game, output),
     }
 }
 
