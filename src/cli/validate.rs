@@ -143,7 +143,7 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         source,
     })?;
     let out_of_memory = report.violations.iter().find_map(|violation| match violation.rule {
-        Rule::Move(why @ MoveError::NoRoom { .. }) => Some((violation.position.clone(), why)),
+        Rule::Move(why @ MoveError::NoRoom { .. }) => Some((violation.position, why)),
         _ => None,
     });
     if let Some((position, why)) = out_of_memory {
