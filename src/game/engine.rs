@@ -1178,7 +1178,7 @@ mod tests {
                     let mover = if second { Player::Two } else { Player::One };
                     proptest::prop_assert_eq!(
                         packed.place(r, c, mover),
-                        sparse.place(n, r, c, mover)
+                        sparse.place_with_room(n, r, c, mover)
                     );
                     proptest::prop_assert_eq!(packed.owner(r, c), sparse.owner(n, r, c));
                     proptest::prop_assert_eq!(
