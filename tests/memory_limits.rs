@@ -37,10 +37,10 @@ fn leetcode(out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(b"]\n")
 }
 
-fn run_capped(
-    args: &[&str],
-    input: fn(&mut BufWriter<std::process::ChildStdin>) -> std::io::Result<()>,
-) -> Output {
+/// Writes an input into the run's standard input.
+type Input = fn(&mut BufWriter<std::process::ChildStdin>) -> std::io::Result<()>;
+
+fn run_capped(args: &[&str], input: Input) -> Output {
     let mut child = Command::new("prlimit")
         .arg(format!("--as={CAP}"))
         .arg(common::binary())
@@ -64,7 +64,7 @@ fn run_capped(
 #[test]
 fn a_board_too_large_for_the_memory_given_fails_with_status_71() {
     let bounds = ["--max-n", "1000000000", "--max-q", "1000000"];
-    let runs: [(Vec<&str>, fn(&mut _) -> _); 4] = [
+    let runs: [(Vec<&str>, Input); 4] = [
         (vec![], coding_ninjas),
         (vec!["--threads", "1"], coding_ninjas),
         (vec![], leetcode),
