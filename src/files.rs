@@ -329,6 +329,18 @@ impl Held {
     /// Bytes held in memory before the rest goes to a temporary file.
     pub const IN_MEMORY: usize = 4 * 1024 * 1024;
 
+    /// What is held, to read from its start.
+    pub fn into_reader(mut self) -> io::Result<Box<dyn Read + Send>> {
+        match self.file.take() {
+            Some(mut file) => {
+                file.write_all(&self.memory)?;
+                file.rewind()?;
+                Ok(Box::new(file))
+            }
+            None => Ok(Box::new(io::Cursor::new(self.memory))),
+        }
+    }
+
     /// Forgets what is held.
     pub fn clear(&mut self) -> io::Result<()> {
         self.memory.clear();
@@ -369,6 +381,63 @@ impl Write for Held {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// A file a command reads more than once, by a name it can open again: the
+/// file itself when it is a regular file, or else (a pipe, a FIFO, a
+/// terminal: bytes that can be read only once) a temporary copy of it,
+/// read from it once and deleted when this is dropped.
+pub struct Rereadable {
+    /// The name the user gave.
+    name: PathBuf,
+    /// The file to open: that name, or the copy's.
+    path: PathBuf,
+    _copy: Option<tempfile::NamedTempFile>,
+}
+
+impl Rereadable {
+    /// Makes `path` re-readable, copying it if it has to. A name that
+    /// cannot be looked at is left as it is, for the first open to report.
+    pub fn of(path: &Path) -> Result<Rereadable, Error> {
+        let regular = std::fs::metadata(path).map_or(true, |metadata| metadata.is_file());
+        if regular {
+            return Ok(Rereadable {
+                name: path.to_path_buf(),
+                path: path.to_path_buf(),
+                _copy: None,
+            });
+        }
+        let (mut input, name) = open(&InputSource::Path(path.to_path_buf()))?;
+        let copy_error = |source| Error::Read {
+            input: name.clone(),
+            source,
+        };
+        let mut copy = tempfile::NamedTempFile::new().map_err(copy_error)?;
+        io::copy(&mut input, copy.as_file_mut()).map_err(copy_error)?;
+        Ok(Rereadable {
+            name: path.to_path_buf(),
+            path: copy.path().to_path_buf(),
+            _copy: Some(copy),
+        })
+    }
+
+    /// The name the user gave it, for messages.
+    pub fn name(&self) -> &Path {
+        &self.name
+    }
+
+    /// Opens it from its start, named in messages as the user named it.
+    pub fn open(&self) -> Result<(Box<dyn Read>, InputName), Error> {
+        let name = InputName::Path(self.name.clone());
+        match open(&InputSource::Path(self.path.clone())) {
+            Ok((reader, _)) => Ok((reader, name)),
+            Err(Error::Open { source, .. }) => Err(Error::Open {
+                path: self.name.clone(),
+                source,
+            }),
+            Err(other) => Err(other),
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! blamed on the solution, and a wrong result is explained with the move
 //! and a picture of the board around it.
 
-use super::{RulesArgs, usage_error};
+use super::{RulesArgs, ThreadsArgs, usage_error};
 use crate::error::Error;
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
@@ -53,6 +53,8 @@ pub(super) struct CheckArgs {
     input: Option<PathBuf>,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    threads: ThreadsArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -95,6 +97,7 @@ impl CheckArgs {
                 expected: None,
                 output: InputSource::Stdin,
                 rules: self.rules.into_rules(),
+                threads: self.threads.count(),
             },
             feedback_dir: None,
             report: None,

@@ -192,7 +192,9 @@ impl Failure {
             {
                 FailureKind::NoMemory
             }
-            Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::OutOfMemory => {
+            Failure::Run(Error::Write(error) | Error::Read { source: error, .. })
+                if error.kind() == std::io::ErrorKind::OutOfMemory =>
+            {
                 FailureKind::NoMemory
             }
             Failure::Run(Error::Data { .. } | Error::NoSuchCase { .. }) => FailureKind::Data,

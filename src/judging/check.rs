@@ -2,16 +2,17 @@
 
 use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
-use crate::files::{self, InputSource};
+use crate::files::{self, Held, InputSource, Rereadable};
 use crate::format::answers::{Comparison, Difference, Side, compare};
 use crate::format::board::{MAX_SIDE, View, draw};
-use crate::format::cases;
+use crate::format::cases::{self, Cases};
 use crate::game::{BoardSize, Outcome, Player, Rules, TicTacToe};
-use crate::pipeline::pipe::{PipeReader, pipe};
-use crate::pipeline::run_stream_as;
+use crate::pipeline::parallel::{Split, WORKER_STACK, address_space_is_tight};
+use crate::pipeline::pipe::pipe;
+use crate::pipeline::solve_any;
 use std::fmt::Write as _;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 
 /// What a check compares: the output, with the expected answer, the input
 /// it answers, or both.
@@ -25,26 +26,53 @@ pub struct CheckFiles {
     pub output: InputSource,
     /// The rules the input is solved by.
     pub rules: Rules,
+    /// Threads to work on: 1 starts none (the answer is recomputed first,
+    /// then compared); 0 lets the solver decide.
+    pub threads: usize,
+}
+
+/// The input and the expected answer as files that can be read again:
+/// each is read twice (the answer against the output and against the
+/// input; the input to recompute the answer and to explain a move), so a
+/// pipe or a FIFO is copied first, read once.
+struct Sources {
+    input: Option<Rereadable>,
+    expected: Option<Rereadable>,
 }
 
 /// Reaches a verdict.
 pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
+    // Under a tight memory cap the defaults start no thread.
+    let threads = match config.threads {
+        0 if address_space_is_tight() => 1,
+        threads => threads,
+    };
+    let config = &CheckFiles {
+        threads,
+        ..config.clone()
+    };
+    let sources = Sources {
+        input: config.input.as_deref().map(Rereadable::of).transpose()?,
+        expected: config.expected.as_deref().map(Rereadable::of).transpose()?,
+    };
     std::thread::scope(|scope| {
         // With the input and the answer both given, the output is compared
         // with the answer on another thread while the answer is checked
         // against the input here: they read different files. The answer's
         // check still decides first, as when one ran after the other.
-        let with_answer = match (&config.input, &config.expected) {
-            (Some(_), Some(expected)) => {
-                Some(scope.spawn(move || against_answer(config, expected)))
-            }
+        // Without the thread (one asked for, or none to be had in a
+        // sandbox), the comparison comes after, the same.
+        let with_answer = match (&sources.input, &sources.expected, config.threads) {
+            (Some(_), Some(expected), threads) if threads != 1 => std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || against_answer(config, expected))
+                .ok(),
             _ => None,
         };
-        if let (Some(input), Some(expected)) = (&config.input, &config.expected) {
+        if let (Some(input), Some(expected)) = (&sources.input, &sources.expected) {
             // The answer file must be the answer to the input.
-            let answer_name = InputName::Path(expected.clone());
-            let (answer, _) = files::open(&InputSource::Path(expected.clone()))?;
-            let against_input = recomputed(input, config.rules, |recomputed| {
+            let (answer, answer_name) = expected.open()?;
+            let against_input = recomputed(input, config, |recomputed| {
                 compare(recomputed, answer)
                     .map_err(|side| read_error(side, &answer_name, &answer_name))
             });
@@ -56,8 +84,8 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                             format!(
                                 "the expected answer {} is not the answer to the input {}: \
                                  {difference}",
-                                expected.display(),
-                                input.display()
+                                expected.name().display(),
+                                input.name().display()
                             ),
                         ));
                     }
@@ -68,7 +96,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 Err(error) => return Err(error),
             }
         }
-        let comparison = match (&config.expected, &config.input) {
+        let comparison = match (&sources.expected, &sources.input) {
             (Some(expected), _) => match with_answer {
                 Some(thread) => thread
                     .join()
@@ -77,7 +105,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
             },
             (None, Some(input)) => {
                 let (output, output_name) = files::open(&config.output)?;
-                let compared = recomputed(input, config.rules, |recomputed| {
+                let compared = recomputed(input, config, |recomputed| {
                     compare(recomputed, output)
                         .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
                 });
@@ -96,22 +124,25 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 ));
             }
         };
-        verdict_for(config, comparison)
+        verdict_for(config, sources.input.as_ref(), comparison)
     })
 }
 
 /// The output compared with the expected answer.
-fn against_answer(config: &CheckFiles, expected: &Path) -> Result<Comparison, Error> {
+fn against_answer(config: &CheckFiles, expected: &Rereadable) -> Result<Comparison, Error> {
     let (output, output_name) = files::open(&config.output)?;
-    let expected_name = InputName::Path(expected.to_path_buf());
-    let (answer, _) = files::open(&InputSource::Path(expected.to_path_buf()))?;
+    let (answer, expected_name) = expected.open()?;
     compare(answer, output).map_err(|side| read_error(side, &expected_name, &output_name))
 }
 
 /// The verdict on a comparison, with the move explained when it is one.
-fn verdict_for(config: &CheckFiles, comparison: Comparison) -> Result<Verdict, Error> {
+fn verdict_for(
+    config: &CheckFiles,
+    input: Option<&Rereadable>,
+    comparison: Comparison,
+) -> Result<Verdict, Error> {
     let mut verdict = Verdict::of_comparison(&comparison);
-    if let (Some(input), Comparison::Differs(difference)) = (&config.input, &comparison)
+    if let (Some(input), Comparison::Differs(difference)) = (input, &comparison)
         && let Some((case, number)) = difference.case_and_move()
     {
         verdict.details = explain_move(input, config.rules, case, number, difference)?;
@@ -127,33 +158,58 @@ fn unsolvable(error: &Error) -> Verdict {
     )
 }
 
-/// Runs `compare_with` on the answer recomputed from `input` while a thread
-/// solves it. A failure to solve outranks whatever the comparison found,
-/// since it saw a truncated answer.
+/// Runs `compare_with` on the answer recomputed from `input`, streamed from
+/// a thread that solves it while it is compared; with one thread asked for,
+/// or none to be had, solved first into a held copy (memory, then a
+/// temporary file). A failure to solve outranks whatever the comparison
+/// found, since it saw a truncated answer.
 fn recomputed<T>(
-    input: &Path,
-    rules: Rules,
-    compare_with: impl FnOnce(PipeReader) -> T,
+    input: &Rereadable,
+    config: &CheckFiles,
+    compare_with: impl FnOnce(Box<dyn Read + Send + '_>) -> T,
 ) -> Result<T, Error> {
-    let (writer, reader) = pipe();
-    let source = InputSource::Path(input.to_path_buf());
-    let solver = std::thread::spawn(move || {
-        let (input, name) = files::open(&source)?;
-        run_stream_as(input, name, None, rules, writer)
-    });
-    let compared = compare_with(reader);
-    let solved = solver.join().unwrap_or_else(|_| {
-        Err(Error::Read {
-            input: InputName::Path(input.to_path_buf()),
-            source: io::Error::other("the solver thread panicked"),
-        })
-    });
-    match solved {
-        // The comparison stopped reading early: the difference is known.
-        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(compared),
-        Err(error) => Err(error),
-        Ok(()) => Ok(compared),
-    }
+    let split = Split {
+        workers: config.threads,
+        ..Split::default()
+    };
+    let solve = |output: &mut dyn Write| {
+        let (source, name) = input.open()?;
+        let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
+        solve_any(source, name, None, split, &mut game, &mut { output })
+    };
+    std::thread::scope(|scope| {
+        let (writer, reader) = pipe();
+        let solver = if config.threads == 1 {
+            None
+        } else {
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut writer = writer;
+                    solve(&mut writer)
+                })
+                .ok()
+        };
+        let Some(solver) = solver else {
+            let mut held = Held::default();
+            solve(&mut held)?;
+            let held = held.into_reader().map_err(Error::Write)?;
+            return Ok(compare_with(held));
+        };
+        let compared = compare_with(Box::new(reader));
+        let solved = solver.join().unwrap_or_else(|_| {
+            Err(Error::Read {
+                input: InputName::Path(input.name().to_path_buf()),
+                source: io::Error::other("the solver thread panicked"),
+            })
+        });
+        match solved {
+            // The comparison stopped reading early: the difference is known.
+            Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(compared),
+            Err(error) => Err(error),
+            Ok(()) => Ok(compared),
+        }
+    })
 }
 
 fn read_error(side: Side, expected: &InputName, found: &InputName) -> Error {
@@ -172,13 +228,15 @@ fn read_error(side: Side, expected: &InputName, found: &InputName) -> Error {
 /// The move at `case`, `number` of the input, what it did, and the board
 /// around it afterwards.
 fn explain_move(
-    input: &Path,
+    input: &Rereadable,
     rules: Rules,
     case: u64,
     number: u64,
     difference: &Difference,
 ) -> Result<String, Error> {
-    let (_, mut cases) = cases::open(&InputSource::Path(input.to_path_buf()), None)?;
+    let (source, name) = input.open()?;
+    let (format, _, source) = cases::resolve(source, &name, None)?;
+    let mut cases = Cases::new(source, name, format);
     let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
     let mut current = 0;
     while let Some(header) = cases.next_case()? {

@@ -16,7 +16,7 @@
 use crate::error::{Error, InputName};
 use crate::format::bytes::{CHUNK, Chunks};
 use crate::format::coding_ninjas::read::{MoveBatch, Reader};
-use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
+use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter, zeroed};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, Rules, TicTacToe};
@@ -27,6 +27,11 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 /// Parts handed to a worker and not yet written, at most: enough to keep it
 /// busy while the previous part's output is written.
 const IN_FLIGHT: usize = 2;
+
+/// A worker's stack. Workers keep their data on the heap and recurse
+/// nowhere; a small stack keeps their address space small, for sandboxes
+/// that cap it (the default is 2 MiB a thread).
+pub(crate) const WORKER_STACK: usize = 256 * 1024;
 
 /// A part to solve, with a buffer for its output.
 struct Job {
@@ -68,6 +73,7 @@ impl Split {
     /// no time (docs/PERFORMANCE.md has the figures).
     pub fn workers(&self) -> usize {
         match self.workers {
+            0 if address_space_is_tight() => 1,
             0 => {
                 let cores = std::thread::available_parallelism().map_or(1, usize::from);
                 if cores < 2 {
@@ -79,6 +85,18 @@ impl Split {
             workers => workers.min(MOST_THREADS),
         }
     }
+}
+
+/// An address-space limit below this (a sandbox's memory cap) makes the
+/// default one thread: each worker holds parts of a few MiB, and their
+/// stacks and buffers would not fit beside the input's own.
+const TIGHT_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
+
+/// Whether the process may map less than [`TIGHT_ADDRESS_SPACE`] bytes, so
+/// that the defaults should start no thread.
+pub fn address_space_is_tight() -> bool {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::As);
+    limit.current.is_some_and(|bytes| bytes < TIGHT_ADDRESS_SPACE)
 }
 
 impl Default for Split {
@@ -127,8 +145,14 @@ pub fn solve<W: Write>(
         part_bytes: split.part_bytes,
     };
     let rules = game.rules();
-    let Some(rest) = solve_parts(first, &mut splitter, &name, rules, split, output)? else {
-        return Ok(());
+    let rest = match solve_parts(first, &mut splitter, &name, rules, split, output)? {
+        Progress::All => return Ok(()),
+        Progress::Before(rest) => rest,
+        // No thread could be started (a sandbox's limit on processes): the
+        // same output, read as one stream here.
+        Progress::Unstarted(first) => {
+            return solve_with(Reader::new(unsplit(first, splitter), name), game, output);
+        }
     };
     // What the splitter could not follow: the streaming reader goes on from
     // the last case start it found.
@@ -151,7 +175,7 @@ pub(crate) enum Begun<R> {
     Whole(Part),
     /// The input from its start, to be read as one stream: the splitter
     /// stopped within the first part, or there is only one core.
-    Stream(io::Chain<io::Chain<Buffered, Buffered>, R>),
+    Stream(Unsplit<R>),
     /// The first part, the splitter for the rest, and how many workers.
     Parts {
         /// The first part.
@@ -178,9 +202,7 @@ pub(crate) fn begin<R: Read>(input: R, split: Split) -> io::Result<Begun<R>> {
     };
     let workers = split.workers();
     if workers < 2 {
-        let (buffered, input) = splitter.into_rest();
-        let stream = part_bytes(first).chain(part_bytes(buffered)).chain(input);
-        return Ok(Begun::Stream(stream));
+        return Ok(Begun::Stream(unsplit(first, splitter)));
     }
     Ok(Begun::Parts {
         first,
@@ -188,6 +210,16 @@ pub(crate) fn begin<R: Read>(input: R, split: Split) -> io::Result<Begun<R>> {
         workers,
     })
 }
+
+/// The input from its first part on, as one stream again: for one thread,
+/// or when no other thread can be started.
+pub(crate) fn unsplit<R: Read>(first: Part, splitter: Splitter<R>) -> Unsplit<R> {
+    let (buffered, input) = splitter.into_rest();
+    part_bytes(first).chain(part_bytes(buffered)).chain(input)
+}
+
+/// An input read as one stream after its first part was split off.
+pub(crate) type Unsplit<R> = io::Chain<io::Chain<Buffered, Buffered>, R>;
 
 /// Solves what `reader` reads, writing every completed case.
 fn solve_with<R: Read, W: Write>(
@@ -201,9 +233,18 @@ fn solve_with<R: Read, W: Write>(
     solved.and(finished)
 }
 
+/// How far the workers went.
+enum Progress {
+    /// The whole input is solved and written.
+    All,
+    /// The splitter stopped before the end: the rest, for the streaming reader.
+    Before(Part),
+    /// No worker thread could be started: nothing was solved.
+    Unstarted(Part),
+}
+
 /// Solves `first` and the parts after it on `workers` threads, writing their
-/// output in order. Returns the rest of the input when the splitter stopped
-/// before its end (for the streaming reader), or `None` when all was solved.
+/// output in order.
 fn solve_parts<R: Read, W: Write>(
     first: Part,
     splitter: &mut Splitter<R>,
@@ -211,7 +252,7 @@ fn solve_parts<R: Read, W: Write>(
     rules: Rules,
     split: Split,
     output: &mut W,
-) -> Result<Option<Part>, Error> {
+) -> Result<Progress, Error> {
     let Split {
         workers,
         part_bytes,
@@ -222,12 +263,16 @@ fn solve_parts<R: Read, W: Write>(
         move |job| solve_part(job, name, &mut game, &mut writer)
     };
     std::thread::scope(|scope| {
+        let Some(workers) = Ordered::start(scope, workers, &worker) else {
+            return Ok(Progress::Unstarted(first));
+        };
         let mut pool = Pool {
-            workers: Ordered::start(scope, workers, &worker),
+            workers,
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
             buffers_made: 0,
             output_room: (part_bytes + CHUNK) / 2 + 2,
+            buffer_bytes: part_bytes + CHUNK,
         };
         let mut next = Next::Part(first);
         loop {
@@ -235,14 +280,14 @@ fn solve_parts<R: Read, W: Write>(
                 Next::Part(part) => part,
                 Next::Rest(rest) => {
                     pool.write_all(output)?;
-                    return Ok(Some(rest));
+                    return Ok(Progress::Before(rest));
                 }
             };
             let last = part.cases.last.is_none();
             pool.send(part, output)?;
             if last {
                 pool.write_all(output)?;
-                return Ok(None);
+                return Ok(Progress::All);
             }
             let spare = pool.spare_buffer(output)?;
             next = match splitter.next_part(spare) {
@@ -273,13 +318,16 @@ pub(crate) struct Ordered<J, D> {
 }
 
 impl<J: Send, D: Send> Ordered<J, D> {
-    /// Starts `workers` threads in `scope`, each running the job function
-    /// `worker` makes for it (so each can keep its own state).
+    /// Starts up to `workers` threads in `scope`, each running the job
+    /// function `worker` makes for it (so each can keep its own state).
+    /// Threads the system refuses (a sandbox's limit on processes, or on
+    /// memory for their stacks) are done without: `None` if it refuses the
+    /// first, and the caller does the work itself.
     pub(crate) fn start<'scope, F, W>(
         scope: &'scope std::thread::Scope<'scope, '_>,
         workers: usize,
         worker: &'scope F,
-    ) -> Ordered<J, D>
+    ) -> Option<Ordered<J, D>>
     where
         F: Fn() -> W + Sync,
         W: FnMut(J) -> D,
@@ -295,18 +343,23 @@ impl<J: Send, D: Send> Ordered<J, D> {
         for _ in 0..workers.max(1) {
             let (job_sender, job_receiver) = sync_channel::<J>(IN_FLIGHT - 1);
             let (done_sender, done_receiver) = sync_channel::<D>(IN_FLIGHT);
-            scope.spawn(move || {
-                let mut work = worker();
-                for job in job_receiver {
-                    if done_sender.send(work(job)).is_err() {
-                        break;
+            let started = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut work = worker();
+                    for job in job_receiver {
+                        if done_sender.send(work(job)).is_err() {
+                            break;
+                        }
                     }
-                }
-            });
+                });
+            if started.is_err() {
+                break;
+            }
             ordered.jobs.push(job_sender);
             ordered.results.push(done_receiver);
         }
-        ordered
+        (!ordered.jobs.is_empty()).then_some(ordered)
     }
 
     /// How many jobs may be in hand at once.
@@ -355,6 +408,8 @@ struct Pool {
     buffers_made: usize,
     /// The room every output buffer gets: half a usual part's buffer.
     output_room: usize,
+    /// The size of a usual part's buffer.
+    buffer_bytes: usize,
 }
 
 impl Pool {
@@ -370,7 +425,9 @@ impl Pool {
         // size for every usual part means none is ever reallocated.
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
         output_buffer.clear();
-        output_buffer.reserve((part.len / 2 + 2).max(self.output_room));
+        output_buffer
+            .try_reserve((part.len / 2 + 2).max(self.output_room))
+            .map_err(|_| Error::Write(io::ErrorKind::OutOfMemory.into()))?;
         let job = Job {
             part,
             output: output_buffer,
@@ -389,9 +446,16 @@ impl Pool {
         if let Some(buffer) = self.spare_bytes.pop() {
             return Ok(buffer);
         }
-        if self.buffers_made < self.workers.capacity() {
+        if self.buffers_made < self.workers.capacity()
+            && let Ok(buffer) = zeroed(self.buffer_bytes)
+        {
             self.buffers_made += 1;
-            return Ok(Vec::new());
+            return Ok(buffer);
+        }
+        // Enough buffers, or no memory for another (a sandbox's cap): the
+        // oldest part's, once its output is written.
+        if !self.workers.pending() {
+            return Err(Error::Write(io::ErrorKind::OutOfMemory.into()));
         }
         self.write_next(output)?;
         Ok(self.spare_bytes.pop().unwrap_or_default())

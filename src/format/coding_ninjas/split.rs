@@ -135,7 +135,7 @@ impl<R: Read> Splitter<R> {
             let start = match self.find(self.skip)? {
                 Found::At(start) => start,
                 Found::End if self.want == Want::Size && Some(self.found) == self.count => {
-                    return Ok(Next::Part(self.take(self.end, None, spare)));
+                    return Ok(Next::Part(self.take(self.end, None, spare)?));
                 }
                 Found::End | Found::TooLong => return Ok(Next::Rest(self.rest())),
             };
@@ -155,7 +155,7 @@ impl<R: Read> Splitter<R> {
                     }
                     if self.found > self.before && start >= self.part_bytes {
                         let last = Some(self.found);
-                        return Ok(Next::Part(self.take(start, last, spare)));
+                        return Ok(Next::Part(self.take(start, last, spare)?));
                     }
                     self.found += 1;
                     self.want = Want::Moves;
@@ -176,12 +176,13 @@ impl<R: Read> Splitter<R> {
 
     /// Cuts off `buf[..at]` as a part whose last case is `last`, keeping the
     /// bytes after it in `spare`.
-    fn take(&mut self, at: usize, last: Option<u64>, mut spare: Vec<u8>) -> Part {
+    /// Fails only when the memory for the new buffer is not there.
+    fn take(&mut self, at: usize, last: Option<u64>, mut spare: Vec<u8>) -> io::Result<Part> {
         let tail = self.end - at;
         let size = tail.max(self.part_bytes + CHUNK);
         if spare.len() < size {
             // A fresh zeroed allocation maps zero pages: no memset.
-            spare = vec![0; size];
+            spare = zeroed(size)?;
         }
         spare[..tail].copy_from_slice(&self.buf[at..self.end]);
         let bytes = std::mem::replace(&mut self.buf, spare);
@@ -198,7 +199,7 @@ impl<R: Read> Splitter<R> {
         self.in_token = false;
         self.count_in_buffer = false;
         self.before = self.found;
-        part
+        Ok(part)
     }
 
     /// Everything buffered, for the streaming reader to go on from.
@@ -324,8 +325,12 @@ impl<R: Read> Splitter<R> {
                 doubled
             };
             let grown = grown.min(MAX_PART_BYTES);
-            // A fresh zeroed allocation maps zero pages: no memset.
-            let mut buf = vec![0; grown];
+            // A buffer that cannot grow for want of memory ends the splitting
+            // here, as a case too long for a part does: the rest is read
+            // as one stream.
+            let Ok(mut buf) = zeroed(grown) else {
+                return Ok(false);
+            };
             buf[..self.end].copy_from_slice(&self.buf[..self.end]);
             self.buf = buf;
             if self.end == self.buf.len() {
@@ -340,4 +345,11 @@ impl<R: Read> Splitter<R> {
             &mut self.eof,
         )
     }
+}
+
+/// A buffer of `size` zero bytes, or an out-of-memory error if the memory is
+/// not there (a sandbox's cap), instead of an abort. A fresh zeroed
+/// allocation maps zero pages: no memset.
+pub fn zeroed(size: usize) -> io::Result<Vec<u8>> {
+    bytemuck::allocation::try_zeroed_vec(size).map_err(|()| io::ErrorKind::OutOfMemory.into())
 }

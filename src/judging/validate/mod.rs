@@ -18,7 +18,7 @@ use crate::format::coding_ninjas::split::{Next, Part, Splitter};
 use crate::format::coding_ninjas::strict::{Field, Layout, Separator, Spot, StrictReader};
 use crate::format::lines::{BATCH, Moves};
 use crate::game::{BoardSize, Breach, Limits, MoveError, MoveField, Player, Referee, TicTacToe};
-use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes};
+use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes, unsplit};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::fmt;
 use std::io::{self, Read};
@@ -332,11 +332,7 @@ pub fn validate_split(
     max_errors: usize,
     split: Split,
 ) -> io::Result<Report> {
-    let whole = Span {
-        count: None,
-        before: 0,
-        last: None,
-    };
+    let whole = Span::WHOLE;
     let empty = Report::empty();
     if split.workers == 1 {
         return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
@@ -405,7 +401,11 @@ fn validate_parts<R: Read>(
         }
     };
     std::thread::scope(|scope| {
-        let mut pool = Ordered::start(scope, workers, &worker);
+        let Some(mut pool) = Ordered::start(scope, workers, &worker) else {
+            // No thread could be started: the same report, read as one stream.
+            let stream = StrictReader::new(unsplit(first, splitter));
+            return run_validator(stream, limits, max_errors, Span::WHOLE, Report::empty());
+        };
         let mut valid = Report::empty();
         let mut next = Next::Part(first);
         let rest = loop {
@@ -559,6 +559,13 @@ struct Span {
 }
 
 impl Span {
+    /// The whole input.
+    const WHOLE: Span = Span {
+        count: None,
+        before: 0,
+        last: None,
+    };
+
     fn of(cases: PartCases) -> Span {
         Span {
             count: cases

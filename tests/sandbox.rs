@@ -1,0 +1,301 @@
+//! The tool where judges run it: inside sandboxes that allow one process
+//! and little memory, and handed pipes and FIFOs for files.
+//!
+//! One process: `prlimit --nproc=1` as isolate and DOMjudge's runguard set
+//! it, run as `nobody` (the kernel does not hold root to the limit). Every
+//! command must give exactly what it gives without the limit, on a small
+//! input and on a 40 MB one that is split into parts. Little memory: under
+//! a 16 MiB address-space cap the answer is right or the error is clean
+//! (exit 71), never an abort. FIFOs: each file a check reads gives the
+//! verdict the regular file gives, read once.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+
+/// A folder every user may read, holding a copy of the binary and the
+/// inputs: `small.in` (the bundled example) and `large.in` (40 MB), with
+/// their answers and a wrong output for each.
+struct Place {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    binary: PathBuf,
+}
+
+fn place() -> &'static Place {
+    static PLACE: OnceLock<Place> = OnceLock::new();
+    PLACE.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().to_path_buf();
+        let open = |path: &Path, mode| {
+            fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod")
+        };
+        open(&root, 0o755);
+        let binary = root.join("tictactoe");
+        fs::copy(common::binary(), &binary).expect("binary copied");
+        open(&binary, 0o755);
+        fs::copy("fixtures/check/example.input", root.join("small.in")).expect("example");
+        let generated = Command::new(&binary)
+            .args(["gen", "--seed", "7", "--cases", "2300", "--min-n", "3"])
+            .args(["--max-n", "100", "--limits", "relaxed"])
+            .output()
+            .expect("gen runs");
+        assert!(generated.status.success());
+        fs::write(root.join("large.in"), &generated.stdout).expect("large input");
+        for size in ["small", "large"] {
+            let input = root.join(format!("{size}.in"));
+            let answer = Command::new(&binary).arg(&input).output().expect("solve");
+            assert!(answer.status.success());
+            fs::write(root.join(format!("{size}.ans")), &answer.stdout).expect("answer");
+            // The first result of the first case turned from 0 to 1.
+            let text = String::from_utf8(answer.stdout).expect("ASCII");
+            let wrong = text.replacen('0', "1", 1);
+            fs::write(root.join(format!("{size}.wrong")), wrong).expect("wrong output");
+            for name in ["in", "ans", "wrong"] {
+                open(&root.join(format!("{size}.{name}")), 0o644);
+            }
+        }
+        Place {
+            _dir: dir,
+            root,
+            binary,
+        }
+    })
+}
+
+/// How a run is confined.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    None,
+    /// One process, as `nobody` when the tests run as root.
+    OneProcess,
+    /// A 16 MiB address space.
+    Memory,
+}
+
+/// Runs the placed binary with `args` (`@NAME` names a placed file) under
+/// `limit`, in the placed folder, with `stdin` as standard input.
+fn run(limit: Limit, args: &[&str], stdin: Option<&str>) -> Output {
+    let place = place();
+    let mut command = match limit {
+        Limit::None => Command::new(&place.binary),
+        Limit::OneProcess => {
+            // SAFETY: geteuid has no preconditions.
+            let root = unsafe { libc::geteuid() } == 0;
+            let mut command = Command::new(if root { "setpriv" } else { "prlimit" });
+            if root {
+                command.args([
+                    "--reuid=nobody",
+                    "--regid=nogroup",
+                    "--clear-groups",
+                    "prlimit",
+                ]);
+            }
+            command.arg("--nproc=1").arg(&place.binary);
+            command
+        }
+        Limit::Memory => {
+            let mut command = Command::new("prlimit");
+            command.arg(format!("--as={}", 16 << 20)).arg(&place.binary);
+            command
+        }
+    };
+    // Kattis's feedback folder: a new one each run, writable by `nobody`.
+    let feedback = tempfile::tempdir_in(&place.root).expect("feedback dir");
+    fs::set_permissions(feedback.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+    for arg in args {
+        match arg.strip_prefix('@') {
+            Some(name) => command.arg(place.root.join(name)),
+            None if *arg == FEEDBACK => command.arg(feedback.path()),
+            None => command.arg(arg),
+        };
+    }
+    command.current_dir(&place.root);
+    command.stdin(match stdin {
+        Some(name) => Stdio::from(fs::File::open(place.root.join(name)).expect("stdin file")),
+        None => Stdio::null(),
+    });
+    command.output().expect("runs")
+}
+
+/// Stands for Kattis's feedback folder in arguments.
+const FEEDBACK: &str = "FEEDBACK";
+
+/// Each command a judge runs, on `size`: its arguments and standard input.
+fn judge_commands(size: &str) -> Vec<(Vec<String>, Option<String>)> {
+    let at = |name: &str| format!("@{size}.{name}");
+    let mut commands = vec![
+        (vec![at("in")], None),
+        (
+            vec![
+                "validate".into(),
+                "--max-t".into(),
+                "100000".into(),
+                at("in"),
+            ],
+            None,
+        ),
+    ];
+    for output in ["ans", "wrong"] {
+        let check = |protocol: &str, files: Vec<String>| {
+            let mut args = vec!["check".to_owned(), "--protocol".into(), protocol.into()];
+            args.extend(files);
+            args
+        };
+        commands.push((
+            check(
+                "plain",
+                vec!["--input".into(), at("in"), at("ans"), at(output)],
+            ),
+            None,
+        ));
+        commands.push((
+            check("testlib", vec![at("in"), at(output), at("ans")]),
+            None,
+        ));
+        commands.push((check("oj", vec![at("in"), at(output), at("ans")]), None));
+        commands.push((
+            check("kattis", vec![at("in"), at("ans"), FEEDBACK.into()]),
+            Some(format!("{size}.{output}")),
+        ));
+    }
+    commands
+}
+
+fn as_strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn one_process_gives_every_command_its_usual_result() {
+    for size in ["small", "large"] {
+        for (args, stdin) in judge_commands(size) {
+            let args = as_strs(&args);
+            let free = run(Limit::None, &args, stdin.as_deref());
+            let confined = run(Limit::OneProcess, &args, stdin.as_deref());
+            let stderr = String::from_utf8_lossy(&confined.stderr);
+            assert_eq!(
+                confined.status.code(),
+                free.status.code(),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(confined.stdout, free.stdout, "{args:?}");
+            assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
+    for size in ["small", "large"] {
+        for (args, stdin) in judge_commands(size) {
+            let args = as_strs(&args);
+            let free = run(Limit::None, &args, stdin.as_deref());
+            let confined = run(Limit::Memory, &args, stdin.as_deref());
+            let stderr = String::from_utf8_lossy(&confined.stderr);
+            if confined.status.code() == Some(71) {
+                assert!(stderr.contains("out of memory"), "{args:?}: {stderr}");
+                continue;
+            }
+            assert_eq!(
+                confined.status.code(),
+                free.status.code(),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(confined.stdout, free.stdout, "{args:?}");
+        }
+    }
+}
+
+/// Makes a FIFO in `dir` and feeds it `content` from a thread.
+fn fifo(dir: &Path, name: &str, content: Vec<u8>) -> (PathBuf, thread::JoinHandle<()>) {
+    let path = dir.join(name);
+    let made = Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let writer_path = path.clone();
+    let writer = thread::spawn(move || {
+        let mut fifo = fs::OpenOptions::new()
+            .write(true)
+            .open(writer_path)
+            .expect("FIFO opens");
+        // A check that stops reading early closes its end: that is fine.
+        let _ = fifo.write_all(&content);
+    });
+    (path, writer)
+}
+
+#[test]
+fn files_given_as_fifos_get_the_verdicts_regular_files_get() {
+    let place = place();
+    for output in ["ans", "wrong"] {
+        // Protocol, then the files in its order: I input, A answer, O output
+        // (Kattis takes the output on standard input).
+        let protocols: [(&str, &[char]); 4] = [
+            ("plain", &['A', 'O']),
+            ("testlib", &['I', 'O', 'A']),
+            ("oj", &['I', 'O', 'A']),
+            ("kattis", &['I', 'A']),
+        ];
+        for (protocol, order) in protocols {
+            let file = |role: char| match role {
+                'I' => "small.in".to_owned(),
+                'A' => "small.ans".to_owned(),
+                _ => format!("small.{output}"),
+            };
+            let mut regular: Vec<String> =
+                vec!["check".into(), "--protocol".into(), protocol.into()];
+            if protocol == "plain" {
+                regular.extend(["--input".to_owned(), "@small.in".into()]);
+            }
+            let mut piped = regular.clone();
+            let dir = tempfile::tempdir().expect("temp dir");
+            let mut writers = Vec::new();
+            if protocol == "plain" {
+                // The input, too, as a FIFO.
+                let content = fs::read(place.root.join("small.in")).expect("input");
+                let (path, writer) = fifo(dir.path(), "input", content);
+                piped[4] = path.display().to_string();
+                writers.push(writer);
+            }
+            for &role in order {
+                regular.push(format!("@{}", file(role)));
+                let content = fs::read(place.root.join(file(role))).expect("placed file");
+                let (path, writer) = fifo(dir.path(), &format!("{role}"), content);
+                piped.push(path.display().to_string());
+                writers.push(writer);
+            }
+            if protocol == "kattis" {
+                regular.push(FEEDBACK.into());
+                piped.push(FEEDBACK.into());
+            }
+            let stdin = (protocol == "kattis").then(|| format!("small.{output}"));
+            let expected = run(Limit::None, &as_strs(&regular), stdin.as_deref());
+            let found = run(Limit::None, &as_strs(&piped), stdin.as_deref());
+            for writer in writers {
+                writer.join().expect("FIFO writer");
+            }
+            assert_eq!(
+                found.status.code(),
+                expected.status.code(),
+                "{protocol} {output}"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&found.stdout),
+                String::from_utf8_lossy(&expected.stdout).replace(
+                    &place.root.join("small.in").display().to_string(),
+                    &dir.path().join("input").display().to_string()
+                ),
+                "{protocol} {output}"
+            );
+        }
+    }
+}
