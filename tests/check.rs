@@ -87,24 +87,71 @@ fn kattis_ignores_the_extra_arguments_domjudge_may_pass() {
 }
 
 #[test]
-fn testlib_writes_the_verdict_to_the_report_file_when_given_one() {
+fn testlib_writes_the_message_alone_to_the_result_file_when_given_one() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let output = dir.path().join("out.txt");
-    let report = dir.path().join("report.txt");
+    let result = dir.path().join("result.txt");
     fs::write(&output, MALFORMED).expect("temporary file");
     tictactoe()
         .args(["check", "--protocol", "testlib", INPUT])
         .arg(&output)
         .arg(ANSWER)
-        .arg(&report)
+        .arg(&result)
         .assert()
         .code(2)
-        .stderr("");
-    let verdict = fs::read_to_string(report).expect("report written");
-    assert!(
-        verdict.starts_with("wrong output format case 1, move 7: "),
-        "{verdict}"
+        .stderr("\nSee file to check exit message\n");
+    // As testlib's quit writes it: no verdict word, no newline.
+    assert_eq!(
+        fs::read_to_string(result).expect("result written"),
+        "case 1, move 7: expected a result 0, 1 or 2, found \"X\""
     );
+}
+
+#[test]
+fn testlib_writes_its_xml_result_with_appes_and_takes_testset_and_group() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let output = dir.path().join("out.txt");
+    let result = dir.path().join("result.xml");
+    for (flag, content, code, outcome) in [
+        ("-appes", RIGHT, 0, "accepted\">1 case, 7 results"),
+        (
+            "-APPES",
+            WRONG,
+            1,
+            "wrong-answer\">case 1, move 7: expected 1, found 0",
+        ),
+        (
+            "-appes",
+            MALFORMED,
+            2,
+            "presentation-error\">case 1, move 7: expected a result 0, 1 or 2, found &quot;X&quot;",
+        ),
+    ] {
+        fs::write(&output, content).expect("temporary file");
+        tictactoe()
+            .args([
+                "check",
+                "--protocol",
+                "testlib",
+                "--testset",
+                "tests",
+                "--group",
+                "1",
+            ])
+            .arg(INPUT)
+            .arg(&output)
+            .arg(ANSWER)
+            .arg(&result)
+            .arg(flag)
+            .assert()
+            .code(code);
+        assert_eq!(
+            fs::read_to_string(&result).expect("result written"),
+            format!(
+                "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"{outcome}</result>\n"
+            )
+        );
+    }
 }
 
 #[test]
@@ -115,14 +162,50 @@ fn testlib_turns_a_failure_to_run_into_fail_with_status_3() {
             "--protocol",
             "testlib",
             INPUT,
-            "no/such/output",
             ANSWER,
+            "no/such/answer",
         ])
         .assert()
         .code(3)
         .stderr(predicate::str::starts_with(
-            "FAIL cannot open no/such/output:",
+            "FAIL cannot open no/such/answer:",
         ));
+}
+
+#[test]
+fn testlib_calls_a_missing_output_file_a_presentation_error() {
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "testlib",
+            INPUT,
+            "no/such/output",
+            ANSWER,
+        ])
+        .assert()
+        .code(2)
+        .stderr("wrong output format Output file not found: \"no/such/output\"\n");
+}
+
+#[test]
+fn testlib_fails_with_3_on_a_command_line_it_would_refuse() {
+    for args in [
+        &[INPUT, ANSWER][..],
+        &[INPUT, ANSWER, ANSWER, "result.txt", "-xml"],
+        &[INPUT, ANSWER, ANSWER, "result.txt", "-appes", "more"],
+    ] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(
+                predicate::str::starts_with("FAIL ").and(predicate::str::contains(
+                    "[--testset T] [--group G] IN OUT ANS [RESULT [-appes|-APPES]]",
+                )),
+            );
+    }
 }
 
 #[test]
@@ -172,10 +255,10 @@ fn a_wrong_result_deep_in_a_large_output_is_found_by_case_and_move() {
 #[test]
 fn each_protocol_insists_on_its_own_arguments() {
     tictactoe()
-        .args(["check", "--protocol", "testlib", INPUT, ANSWER])
+        .args(["check", "--protocol", "oj", INPUT])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("IN OUT ANS"));
+        .stderr(predicate::str::contains("IN OUTPUT [EXPECTED]"));
     tictactoe()
         .args([
             "check",

@@ -9,6 +9,7 @@ use super::{RulesArgs, ThreadsArgs, usage_error};
 use crate::error::Error;
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
+use crate::game::Rules;
 use crate::judging::{Protocol, Verdict, VerdictKind};
 use clap::{Args, ValueEnum};
 use std::fs::File;
@@ -18,7 +19,8 @@ use std::path::{Path, PathBuf};
 pub(super) const CHECK_HELP: &str = "\
 Arguments by protocol:
   plain    EXPECTED [OUTPUT]          OUTPUT defaults to standard input
-  testlib  IN OUT ANS [REPORT]        the verdict line goes to REPORT if given
+  testlib  [--testset T] [--group G] IN OUT ANS [RESULT [-appes|-APPES]]
+           the message goes to RESULT if given (testlib's XML with -appes)
   kattis   IN ANS FEEDBACK_DIR [...]  output on standard input; extra arguments ignored
   oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
 
@@ -42,9 +44,16 @@ Exit status:
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {
-    /// The files, in the protocol's order (see below).
-    #[arg(value_name = "FILE", required = true)]
+    /// The files, in the protocol's order (see below). testlib's `-appes`
+    /// after its result file is taken here too.
+    #[arg(value_name = "FILE", required = true, allow_hyphen_values = true)]
     files: Vec<PathBuf>,
+    /// testlib's test set name (accepted, as testlib checkers accept it).
+    #[arg(long, value_name = "T")]
+    testset: Option<String>,
+    /// testlib's test group name (accepted, as testlib checkers accept it).
+    #[arg(long, value_name = "G")]
+    group: Option<String>,
     /// Whose calling convention to follow.
     #[arg(long, value_enum, default_value_t = ProtocolArg::Plain)]
     protocol: ProtocolArg,
@@ -70,18 +79,37 @@ pub(super) enum ProtocolArg {
 }
 
 impl CheckArgs {
-    pub(super) fn into_config(self) -> Result<CheckConfig, Error> {
+    pub(super) fn into_config(mut self) -> Result<CheckConfig, Error> {
         let count = self.files.len();
         let (low, high, order) = match self.protocol {
             ProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
-            ProtocolArg::Testlib => (3, 4, "IN OUT ANS [REPORT]"),
+            ProtocolArg::Testlib => (3, 5, TESTLIB_ORDER),
             ProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
             ProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
         };
+        if (self.testset.is_some() || self.group.is_some()) && self.protocol != ProtocolArg::Testlib {
+            return Err(usage_error("--testset and --group are testlib's"));
+        }
+        let appes = match self.files.get(4).and_then(|flag| flag.to_str()) {
+            _ if count < 5 || self.protocol != ProtocolArg::Testlib => false,
+            Some("-appes" | "-APPES") => true,
+            _ => {
+                // testlib: anything else in that place is a failure to run.
+                let message = format!("the fifth argument must be -appes or -APPES: {order}");
+                return Ok(CheckConfig::failing(Protocol::Testlib, message));
+            }
+        };
         if !(low..=high).contains(&count) {
-            return Err(usage_error(&format!(
-                "this protocol takes the arguments {order}, but {count} were given"
-            )));
+            let message = format!("this protocol takes the arguments {order}, but {count} were given");
+            if self.protocol == ProtocolArg::Testlib {
+                // testlib fails (3) on a wrong command line: 2 would read as
+                // a presentation error, blaming the solution.
+                return Ok(CheckConfig::failing(Protocol::Testlib, message));
+            }
+            return Err(usage_error(&message));
+        }
+        if appes {
+            self.files.truncate(4);
         }
         if self.input.is_some() && self.protocol != ProtocolArg::Plain {
             return Err(usage_error(
@@ -101,6 +129,8 @@ impl CheckArgs {
             },
             feedback_dir: None,
             report: None,
+            appes,
+            refusal: None,
         };
         match self.protocol {
             ProtocolArg::Plain => {
@@ -141,15 +171,54 @@ pub struct CheckConfig {
     pub files: CheckFiles,
     /// Kattis's feedback directory.
     pub feedback_dir: Option<PathBuf>,
-    /// testlib's optional report file, which takes the verdict instead of
+    /// testlib's optional result file, which takes the message instead of
     /// standard error.
     pub report: Option<PathBuf>,
+    /// testlib's `-appes`: the result file holds testlib's XML.
+    pub appes: bool,
+    /// A command line the protocol refuses with its own failure status
+    /// (testlib's FAIL, 3), not with a usage error's 2.
+    pub refusal: Option<String>,
+}
+
+/// testlib's checker command line.
+const TESTLIB_ORDER: &str = "[--testset T] [--group G] IN OUT ANS [RESULT [-appes|-APPES]]";
+
+impl CheckConfig {
+    /// A check that fails at once, the protocol's way.
+    fn failing(protocol: Protocol, message: String) -> CheckConfig {
+        CheckConfig {
+            protocol,
+            files: CheckFiles {
+                input: None,
+                expected: None,
+                output: InputSource::Stdin,
+                rules: Rules::default(),
+                threads: 0,
+            },
+            feedback_dir: None,
+            report: None,
+            appes: false,
+            refusal: Some(message),
+        }
+    }
 }
 
 /// Checks the output and reports the verdict the protocol's way. Returns
 /// the protocol's exit status for it.
 pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Result<u8, Error> {
-    let verdict = match judge(&config.files) {
+    let judged = match (&config.refusal, &config.files.output) {
+        (Some(message), _) => Ok(Verdict::new(VerdictKind::JudgeFailure, message.clone())),
+        // testlib: a solution that wrote no output file presented nothing.
+        (None, InputSource::Path(output))
+            if config.protocol == Protocol::Testlib && !output.exists() =>
+        {
+            let message = format!("Output file not found: \"{}\"", output.display());
+            Ok(Verdict::new(VerdictKind::PresentationError, message))
+        }
+        (None, _) => judge(&config.files),
+    };
+    let verdict = match judged {
         Ok(verdict) => verdict,
         // testlib has a status for a checker that cannot do its work.
         Err(error) if config.protocol == Protocol::Testlib => {
@@ -178,13 +247,29 @@ fn deliver(
     match config.protocol {
         Protocol::Plain | Protocol::Oj => write_all(stdout, &with_colon),
         Protocol::Testlib => {
-            // testlib's verdict line: the verdict word, a space, the message.
-            let line = format!("{label} {}\n{}", verdict.message, verdict.details);
+            // What testlib's quit writes: without a result file, the
+            // verdict word and the message on standard error; with one,
+            // the message alone there (or testlib's XML, with -appes), and
+            // a pointer to it on standard error. The move's explanation
+            // has no place in either.
+            let message = testlib_message(&verdict.message);
             match &config.report {
-                Some(path) => write_file(path, &line)?,
-                None => write_all(stderr, &line)?,
+                Some(path) => {
+                    let text = if config.appes {
+                        format!(
+                            "<?xml version=\"1.0\" encoding=\"windows-1251\"?>\
+                             <result outcome = \"{}\">{}</result>\n",
+                            testlib_outcome(verdict.kind),
+                            xml_safe(&message)
+                        )
+                    } else {
+                        message
+                    };
+                    write_file(path, &text)?;
+                    write_all(stderr, "\nSee file to check exit message\n")
+                }
+                None => write_all(stderr, &format!("{label} {message}\n")),
             }
-            Ok(())
         }
         Protocol::Kattis => {
             let directory = config
@@ -198,6 +283,41 @@ fn deliver(
             Ok(())
         }
     }
+}
+
+/// A message as testlib's quit leaves it: trimmed of spaces, tabs, CRs
+/// and LFs at both ends.
+fn testlib_message(message: &str) -> String {
+    message
+        .trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+        .to_owned()
+}
+
+/// testlib's name for an outcome in its XML result.
+fn testlib_outcome(kind: VerdictKind) -> &'static str {
+    match kind {
+        VerdictKind::Accepted => "accepted",
+        VerdictKind::WrongAnswer => "wrong-answer",
+        VerdictKind::PresentationError => "presentation-error",
+        VerdictKind::RuntimeError | VerdictKind::TimeLimit | VerdictKind::JudgeFailure => "fail",
+    }
+}
+
+/// Text for testlib's XML: `& < > "` escaped, control bytes as `.`, as
+/// testlib's xmlSafeWrite writes them.
+fn xml_safe(text: &str) -> String {
+    let mut safe = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => safe.push_str("&amp;"),
+            '<' => safe.push_str("&lt;"),
+            '>' => safe.push_str("&gt;"),
+            '"' => safe.push_str("&quot;"),
+            c if u32::from(c) < 32 => safe.push('.'),
+            c => safe.push(c),
+        }
+    }
+    safe
 }
 
 fn write_all(mut out: impl Write, text: &str) -> Result<(), Error> {

@@ -1,7 +1,7 @@
 //! Inputs in either format as one stream of cases and moves, for the commands that don't care which.
 //!
 //! `solve` keeps a loop of its own per format, for speed; `trace` and
-//! `convert` read through [`Cases`]. [`detect`] picks the format of an input
+//! `convert` read through [`Cases`]. [`detect_past_mark`] picks the format of an input
 //! from its first non-whitespace byte without losing any bytes.
 
 use crate::error::{Error, InputName};
@@ -24,20 +24,15 @@ const PEEK: usize = 8 * 1024;
 /// the input is taken as Coding Ninjas, so that memory stays bounded.
 pub const PEEK_MAX: usize = 1024 * 1024;
 
-/// Decides the format of `input`: LeetCode when its first non-whitespace
-/// byte is `[`, else Coding Ninjas (an input of only whitespace included, so
-/// that it gets the Coding Ninjas reader's error, and one whose first
-/// [`PEEK_MAX`] bytes are all whitespace). Returns the whole input, nothing
-/// lost.
-pub fn detect<R: Read>(input: R) -> io::Result<(Format, Peeked<R>)> {
-    detect_past_mark(input).map(|(format, _, input)| (format, input))
-}
-
 /// UTF-8's byte order mark, which some editors put before a text file.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
-/// [`detect`], which also drops a UTF-8 byte order mark at the start, in
-/// either format, and says whether it did.
+/// Decides the format of `input`: LeetCode when its first non-whitespace
+/// byte is `[`, else Coding Ninjas (an input of only whitespace included, so
+/// that it gets the Coding Ninjas reader's error, and one whose first
+/// [`PEEK_MAX`] bytes are all whitespace). Drops a UTF-8 byte order mark at
+/// the start, in either format, and says whether it did. Returns the rest
+/// of the input, nothing else lost.
 pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
@@ -224,7 +219,7 @@ mod tests {
     use super::*;
 
     fn detected(input: &[u8]) -> (Format, Vec<u8>) {
-        let (format, mut all) = detect(input).expect("in memory");
+        let (format, _, mut all) = detect_past_mark(input).expect("in memory");
         let mut bytes = Vec::new();
         all.read_to_end(&mut bytes).expect("in memory");
         (format, bytes)

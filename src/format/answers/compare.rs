@@ -8,7 +8,7 @@
 use super::leetcode::Lines;
 use super::read::{AnswerReader, Item};
 use crate::format::Format;
-use crate::format::cases::detect;
+use crate::format::cases::detect_past_mark;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -34,6 +34,11 @@ pub enum Difference {
         r#move: u64,
         /// The token, quoted.
         found: String,
+        /// Whether it is an integer as testlib reads one (`3`, `-1`): a
+        /// result out of range, which testlib's `readInt(0, 2)` calls a
+        /// wrong answer, where anything else (`x`, `01`, `-0`) is a
+        /// presentation error.
+        integer: bool,
     },
     /// A case's line ends before its last result.
     FewerResults {
@@ -84,7 +89,10 @@ impl Difference {
     /// judges call that a wrong answer, and anything else (except a
     /// malformed answer) a presentation error.
     pub fn is_wrong_result(&self) -> bool {
-        matches!(self, Difference::WrongResult { .. })
+        matches!(
+            self,
+            Difference::WrongResult { .. } | Difference::NotAResult { integer: true, .. }
+        )
     }
 
     /// Whether the expected answer is at fault.
@@ -133,6 +141,7 @@ impl fmt::Display for Difference {
                 case,
                 r#move,
                 found,
+                ..
             } => write!(
                 f,
                 "case {case}, move {move}: expected a result 0, 1 or 2, found {found}"
@@ -206,7 +215,10 @@ pub enum Side {
 /// (`[null,0,1]`) when its first non-whitespace byte is `[`, else Coding
 /// Ninjas lines (`0 1`).
 pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
-    let (format, expected) = detect(expected).map_err(Side::Expected)?;
+    // A byte order mark before either is dropped: testlib skips one
+    // before the output, and some editors write one.
+    let (format, _, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
+    let (_, _, found) = detect_past_mark(found).map_err(Side::Found)?;
     match format {
         Format::CodingNinjas => compare_lines(expected, found, false),
         // A LeetCode line with no results, `[null]`, is text like any other.
@@ -305,6 +317,7 @@ fn compare_lines(
                         case,
                         r#move: r#move + 1,
                         found: found.0.quote(Item::Other),
+                        integer: found.0.other_is_integer(),
                     }));
                 }
                 (Item::Result(_), Item::LineEnd | Item::End) => {
