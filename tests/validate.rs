@@ -279,3 +279,90 @@ fn an_invalid_file_keeps_status_1_when_the_reports_reader_goes_away() {
     let status = child.wait().expect("binary finishes");
     assert_eq!(status.code(), Some(1));
 }
+
+#[test]
+fn the_testlib_overview_log_says_which_bounds_a_valid_file_hits() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = dir.path().join("overview.log");
+    tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--testset",
+            "tests",
+            "--group",
+            "1",
+        ])
+        .args([
+            "--min-n",
+            "3",
+            "--max-n",
+            "3",
+            "--max-t",
+            "1",
+            "--testOverviewLogFileName",
+        ])
+        .arg(&log)
+        .args([
+            "--testMarkupFileName",
+            "markup",
+            "--testCase",
+            "1",
+            "--testCaseFileName",
+            "case",
+        ])
+        .pipe_stdin("fixtures/validate/draw-hits-bounds.in")
+        .expect("fixture exists")
+        .assert()
+        .code(0);
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("log written"),
+        "\"N\": min-value-hit max-value-hit\n\
+         \"Q\": max-value-hit\n\
+         \"T\": min-value-hit max-value-hit\n\
+         constant-bounds \"N\": 3 3\n\
+         constant-bounds \"Q\": 5 ?\n\
+         constant-bounds \"T\": 1 1\n\
+         variable \"N\"\nvariable \"Q\"\nvariable \"T\"\n"
+    );
+    // As testlib, only a valid file gets one.
+    let invalid_log = dir.path().join("invalid.log");
+    tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--max-n",
+            "2",
+            "--testOverviewLogFileName",
+        ])
+        .arg(&invalid_log)
+        .pipe_stdin("fixtures/validate/draw-hits-bounds.in")
+        .expect("fixture exists")
+        .assert()
+        .code(3);
+    assert!(!invalid_log.exists());
+}
+
+#[test]
+fn a_pinned_format_refuses_the_other() {
+    tictactoe()
+        .args([
+            "validate",
+            "--format",
+            "coding-ninjas",
+            "fixtures/leetcode/example.in",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("expected an integer, found"));
+    tictactoe()
+        .args(["validate", "--format", "leetcode", "--protocol", "kattis"])
+        .arg("fixtures/validate/valid.in")
+        .assert()
+        .code(43)
+        .stdout(predicate::str::contains(
+            "expected the array of method names",
+        ));
+}

@@ -5,7 +5,7 @@
 //! blamed on the solution, and a wrong result is explained with the move
 //! and a picture of the board around it.
 
-use super::{RulesArgs, ThreadsArgs, usage_error};
+use super::{FormatArg, RulesArgs, ThreadsArgs, usage_error};
 use crate::error::Error;
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
@@ -64,6 +64,9 @@ pub(super) struct CheckArgs {
     rules: RulesArgs,
     #[command(flatten)]
     threads: ThreadsArgs,
+    /// The input's format (the answers are read in the same one).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -126,6 +129,7 @@ impl CheckArgs {
                 output: InputSource::Stdin,
                 rules: self.rules.into_rules(),
                 threads: self.threads.count(),
+                format: self.format.into_format(),
             },
             feedback_dir: None,
             report: None,
@@ -195,6 +199,7 @@ impl CheckConfig {
                 output: InputSource::Stdin,
                 rules: Rules::default(),
                 threads: 0,
+                format: None,
             },
             feedback_dir: None,
             report: None,

@@ -3,7 +3,7 @@
 //! The format is detected as `solve --format auto` does: a file whose first
 //! non-whitespace byte is `[` is a LeetCode transcript.
 
-use super::ThreadsArgs;
+use super::{FormatArg, ThreadsArgs};
 use crate::error::{DataError, Error, InputName};
 use crate::files::{self, InputSource};
 use crate::format::Format;
@@ -15,7 +15,7 @@ use crate::judging::validate::{Report, Rule, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub(super) const VALIDATE_HELP: &str = "\
 Layout: T alone on line 1; per case N and Q each alone on a line, then Q lines
@@ -64,12 +64,28 @@ pub(super) struct ValidateArgs {
     /// Most moves Q in a case (Q <= N x N always holds).
     #[arg(long, value_name = "Q")]
     max_q: Option<u64>,
-    /// Accepted and ignored: testlib validators are passed the test set.
-    #[arg(long, hide = true)]
+    /// Which format the file must be in: auto accepts either.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
+    /// testlib's test set name: accepted, as testlib validators accept it.
+    #[arg(long, value_name = "T")]
     testset: Option<String>,
-    /// Accepted and ignored: testlib validators are passed the test group.
-    #[arg(long, hide = true)]
+    /// testlib's test group name: accepted, as testlib validators accept it.
+    #[arg(long, value_name = "G")]
     group: Option<String>,
+    /// testlib's overview log: for a valid file, which bounds of T, N and Q
+    /// it hits, written to this file (`stdout` and `stderr` name those).
+    #[arg(long = "testOverviewLogFileName", value_name = "FILE")]
+    test_overview_log: Option<PathBuf>,
+    /// testlib's markup file: accepted; no markup is written.
+    #[arg(long = "testMarkupFileName", value_name = "FILE")]
+    test_markup: Option<PathBuf>,
+    /// testlib's test case to extract: accepted; nothing is extracted.
+    #[arg(long = "testCase", value_name = "N")]
+    test_case: Option<u64>,
+    /// testlib's file for the extracted test case: accepted; nothing is written.
+    #[arg(long = "testCaseFileName", value_name = "FILE")]
+    test_case_file: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -103,6 +119,8 @@ impl ValidateArgs {
             limits,
             max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
             threads: self.threads.count(),
+            format: self.format.into_format(),
+            overview_log: self.test_overview_log,
         })
     }
 }
@@ -121,13 +139,17 @@ pub struct ValidateConfig {
     /// Threads to validate a long input on: 1 reads it as one stream, 0
     /// lets the validator choose.
     pub threads: usize,
+    /// The format the file must be in; `None` accepts either.
+    pub format: Option<Format>,
+    /// Where testlib's overview log goes, for a valid file.
+    pub overview_log: Option<PathBuf>,
 }
 
 /// Validates the input and writes the report: each violation on its own
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     let (reader, name) = files::open(&config.input)?;
-    let (format, marked, reader) = cases::resolve(reader, &name, None)?;
+    let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
     let mut report = match format {
         Format::CodingNinjas => {
             let split = Split {
@@ -166,7 +188,26 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         Err(error) => return Err(Error::Write(error)),
         Ok(()) => {}
     }
+    if let (Some(log), true) = (&config.overview_log, report.is_valid()) {
+        write_overview(log, &report.summary.overview(&config.limits))?;
+    }
     Ok(config.protocol.validate_status(report.is_valid()))
+}
+
+/// Writes testlib's overview log where it was asked for: a file, or
+/// standard output or error by testlib's special names.
+fn write_overview(log: &Path, overview: &str) -> Result<(), Error> {
+    match log.to_str() {
+        Some("stdout") => std::io::stdout().write_all(overview.as_bytes()),
+        Some("stderr") => std::io::stderr().write_all(overview.as_bytes()),
+        _ => {
+            return std::fs::write(log, overview).map_err(|source| Error::CreateOutput {
+                path: log.to_path_buf(),
+                source,
+            });
+        }
+    }
+    .map_err(Error::Write)
 }
 
 fn write_report(

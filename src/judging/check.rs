@@ -5,6 +5,7 @@ use crate::error::{Error, InputName};
 use crate::files::{self, Held, InputSource, Rereadable};
 use crate::format::answers::{Comparison, Difference, Side, compare};
 use crate::format::board::{MAX_SIDE, View, draw};
+use crate::format::Format;
 use crate::format::cases::{self, Cases};
 use crate::game::{BoardSize, Outcome, Player, Rules, TicTacToe};
 use crate::pipeline::parallel::{Split, WORKER_STACK, address_space_is_tight};
@@ -29,6 +30,8 @@ pub struct CheckFiles {
     /// Threads to work on: 1 starts none (the answer is recomputed first,
     /// then compared); 0 lets the solver decide.
     pub threads: usize,
+    /// The input's format; `None` detects it.
+    pub format: Option<Format>,
 }
 
 /// The input and the expected answer as files that can be read again:
@@ -145,7 +148,7 @@ fn verdict_for(
     if let (Some(input), Comparison::Differs(difference)) = (input, &comparison)
         && let Some((case, number)) = difference.case_and_move()
     {
-        verdict.details = explain_move(input, config.rules, case, number, difference)?;
+        verdict.details = explain_move(input, config, case, number, difference)?;
     }
     Ok(verdict)
 }
@@ -175,7 +178,7 @@ fn recomputed<T>(
     let solve = |output: &mut dyn Write| {
         let (source, name) = input.open()?;
         let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
-        solve_any(source, name, None, split, &mut game, &mut { output })
+        solve_any(source, name, config.format, split, &mut game, &mut { output })
     };
     std::thread::scope(|scope| {
         let (writer, reader) = pipe();
@@ -229,15 +232,15 @@ fn read_error(side: Side, expected: &InputName, found: &InputName) -> Error {
 /// around it afterwards.
 fn explain_move(
     input: &Rereadable,
-    rules: Rules,
+    config: &CheckFiles,
     case: u64,
     number: u64,
     difference: &Difference,
 ) -> Result<String, Error> {
     let (source, name) = input.open()?;
-    let (format, _, source) = cases::resolve(source, &name, None)?;
+    let (format, _, source) = cases::resolve(source, &name, config.format)?;
     let mut cases = Cases::new(source, name, format);
-    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);
     let mut current = 0;
     while let Some(header) = cases.next_case()? {
         current += 1;

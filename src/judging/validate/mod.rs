@@ -142,6 +142,12 @@ pub struct Summary {
     pub drawn: u64,
     /// Cases that end with no winner and empty cells.
     pub unfinished: u64,
+    /// The fewest and the most moves in a case.
+    pub min_q: u64,
+    /// See `min_q`.
+    pub max_q: u64,
+    /// Cases whose moves fill the board: Q = N x N.
+    pub full: u64,
 }
 
 impl Summary {
@@ -158,6 +164,9 @@ impl Summary {
         self.won_by[1] += next.won_by[1];
         self.drawn += next.drawn;
         self.unfinished += next.unfinished;
+        self.min_q = self.min_q.min(next.min_q);
+        self.max_q = self.max_q.max(next.max_q);
+        self.full += next.full;
     }
 
     /// Counts a finished case.
@@ -167,6 +176,9 @@ impl Summary {
         self.min_n = self.min_n.min(n);
         self.max_n = self.max_n.max(n);
         self.moves += game.moves_played();
+        self.min_q = self.min_q.min(game.moves_played());
+        self.max_q = self.max_q.max(game.moves_played());
+        self.full += u64::from(game.moves_played() == board.cells());
         match game.winner() {
             Some((Player::One, _)) => self.won_by[0] += 1,
             Some((Player::Two, _)) => self.won_by[1] += 1,
@@ -212,6 +224,47 @@ pub(crate) fn q_rule(limits: &Limits, q: i64, n: i64) -> Option<Rule> {
     })
 }
 
+impl Summary {
+    /// testlib's test overview log for a valid input with these bounds:
+    /// which bounds of T, N and Q the file hits, which bounds are the same
+    /// for every case, and the variables read, in testlib's words and
+    /// order, as Polygon shows them to problem setters.
+    pub fn overview(&self, limits: &Limits) -> String {
+        let hits = |min: bool, max: bool| {
+            let mut words = String::new();
+            if min {
+                words.push_str(" min-value-hit");
+            }
+            if max {
+                words.push_str(" max-value-hit");
+            }
+            words
+        };
+        let cells = |n: u64| n.saturating_mul(n);
+        // Q's upper bound is the smaller of --max-q and N x N: the same for
+        // every case only when --max-q is below the smallest board's cells.
+        let q_max = limits.max_q.filter(|&max| max <= cells(limits.min_n));
+        let q_max_hit = self.full > 0 || limits.max_q.is_some_and(|max| self.max_q == max);
+        let show = |bound: Option<u64>| bound.map_or("?".to_owned(), |bound| bound.to_string());
+        format!(
+            "\"N\":{}\n\"Q\":{}\n\"T\":{}\n\
+             constant-bounds \"N\": {} {}\n\
+             constant-bounds \"Q\": {} {}\n\
+             constant-bounds \"T\": {} {}\n\
+             variable \"N\"\nvariable \"Q\"\nvariable \"T\"\n",
+            hits(self.min_n == limits.min_n, self.max_n == limits.max_n),
+            hits(self.min_q == limits.min_q, q_max_hit),
+            hits(self.cases == limits.min_t, self.cases == limits.max_t),
+            limits.min_n,
+            limits.max_n,
+            limits.min_q,
+            show(q_max),
+            limits.min_t,
+            limits.max_t,
+        )
+    }
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = |count: u64, one: &str, many: &str| {
@@ -254,6 +307,7 @@ impl Report {
             capped: false,
             summary: Summary {
                 min_n: u64::MAX,
+                min_q: u64::MAX,
                 ..Summary::default()
             },
         }
