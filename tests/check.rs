@@ -290,3 +290,36 @@ fn plain_check_reads_the_output_from_stdin_and_exits_0_when_equal() {
         .success()
         .stdout("ok: 1 case, 7 results\n");
 }
+
+#[test]
+fn judges_compare_tokens_by_default_and_lines_when_asked() {
+    let reflowed = "\n0 0 0\n0 0 0\n1";
+    // Kattis: tokens, as its default validator; lines under BAPCtools'
+    // space_change_sensitive.
+    assert_eq!(kattis(ANSWER, reflowed).0, Some(42));
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, ANSWER])
+        .arg(feedback.path())
+        .arg("space_change_sensitive")
+        .write_stdin(reflowed)
+        .assert()
+        .code(43);
+    // testlib: tokens; `--compare lines` holds it to one line per case.
+    for (compare, code) in [(None, 0), (Some("lines"), 2)] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args(compare.map(|mode| ["--compare", mode]).iter().flatten())
+            .args([INPUT, "/dev/stdin", ANSWER])
+            .write_stdin(reflowed)
+            .assert()
+            .code(code);
+    }
+    // plain: lines, the statement's layout.
+    tictactoe()
+        .args(["check", ANSWER])
+        .write_stdin(reflowed)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("the line ends early"));
+}

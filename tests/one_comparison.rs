@@ -51,10 +51,11 @@ fn variant_command(name: &str, save: Option<&Path>) -> String {
     command
 }
 
-/// `check --protocol testlib`, whose statuses tell WA from PE.
+/// `check --protocol testlib`, whose statuses tell WA from PE, comparing
+/// lines as `test` and `stress` do.
 fn check_verdict(input: &Path, answer: &Path, output: &Path) -> String {
     let status = tictactoe()
-        .args(["check", "--protocol", "testlib"])
+        .args(["check", "--protocol", "testlib", "--compare", "lines"])
         .args([input, output, answer])
         .output()
         .expect("check runs")

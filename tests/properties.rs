@@ -511,13 +511,15 @@ proptest! {
         (expected, found) in answer_text().prop_flat_map(|text| (Just(text.clone()), damaged(text))),
         sizes in prop::collection::vec(1usize..5000, 1..4),
     ) {
-        use tictactoe::format::answers::compare;
+        use tictactoe::format::answers::{Mode, compare};
         fn pieces<'a>(text: &'a str, sizes: &[usize]) -> Pieces<'a> {
             Pieces { data: text.as_bytes(), sizes: sizes.to_vec(), next: 0 }
         }
-        let plain = compare(pieces(&expected, &[1]), pieces(&found, &[1])).ok();
-        let whole = compare(expected.as_bytes(), found.as_bytes()).ok();
-        prop_assert_eq!(&whole, &plain);
-        prop_assert_eq!(compare(pieces(&expected, &sizes), pieces(&found, &sizes)).ok(), plain);
+        for mode in [Mode::Lines, Mode::Tokens] {
+            let plain = compare(pieces(&expected, &[1]), pieces(&found, &[1]), mode).ok();
+            let whole = compare(expected.as_bytes(), found.as_bytes(), mode).ok();
+            prop_assert_eq!(&whole, &plain);
+            prop_assert_eq!(compare(pieces(&expected, &sizes), pieces(&found, &sizes), mode).ok(), plain);
+        }
     }
 }

@@ -9,6 +9,7 @@ use super::{FormatArg, RulesArgs, ThreadsArgs, usage_error};
 use crate::error::Error;
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
+use crate::format::answers::Mode;
 use crate::game::Rules;
 use crate::judging::{Protocol, Verdict, VerdictKind};
 use clap::{Args, ValueEnum};
@@ -24,7 +25,10 @@ Arguments by protocol:
   kattis   IN ANS FEEDBACK_DIR [...]  output on standard input; extra arguments ignored
   oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
 
-Results are compared as tokens with any spacing, one line per case. Whenever
+Results are compared one line per case (--compare lines: the plain protocol's
+default), or in order with any whitespace between them (--compare tokens: the
+default of testlib, kattis and oj, as judges' default validators compare;
+lines again when a Kattis judge passes space_change_sensitive). Whenever
 the input is known (--input, or IN) the expected answer is recomputed from it:
 an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.
@@ -67,6 +71,20 @@ pub(super) struct CheckArgs {
     /// The input's format (the answers are read in the same one).
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     format: FormatArg,
+    /// How the output must be laid out [default: lines for plain, tokens
+    /// for testlib, kattis and oj; lines when a Kattis judge passes
+    /// `space_change_sensitive`].
+    #[arg(long, value_enum, value_name = "MODE")]
+    compare: Option<CompareArg>,
+}
+
+/// `--compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum CompareArg {
+    /// One line per case, the results separated by spaces, tabs or CRs.
+    Lines,
+    /// The results in order, separated by any whitespace.
+    Tokens,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -119,6 +137,17 @@ impl CheckArgs {
                 "--input is for the plain protocol; the others name the input themselves",
             ));
         }
+        // What a Kattis or BAPCtools judge passes after the feedback folder.
+        let judge_flags = self.files.iter().skip(3).filter_map(|flag| flag.to_str());
+        let space_change_sensitive =
+            self.protocol == ProtocolArg::Kattis && judge_flags.clone().any(|flag| flag == "space_change_sensitive");
+        let mode = match (self.compare, self.protocol) {
+            (Some(CompareArg::Lines), _) => Mode::Lines,
+            (Some(CompareArg::Tokens), _) => Mode::Tokens,
+            (None, ProtocolArg::Plain) => Mode::Lines,
+            (None, ProtocolArg::Kattis) if space_change_sensitive => Mode::Lines,
+            (None, _) => Mode::Tokens,
+        };
         let mut files = self.files.into_iter();
         let mut next = || files.next();
         let mut config = CheckConfig {
@@ -130,6 +159,7 @@ impl CheckArgs {
                 rules: self.rules.into_rules(),
                 threads: self.threads.count(),
                 format: self.format.into_format(),
+                mode,
             },
             feedback_dir: None,
             report: None,
@@ -200,6 +230,7 @@ impl CheckConfig {
                 rules: Rules::default(),
                 threads: 0,
                 format: None,
+                mode: Mode::Lines,
             },
             feedback_dir: None,
             report: None,

@@ -14,7 +14,7 @@ use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
 use crate::files::{Output, OutputTarget};
 use crate::format::Format;
-use crate::format::answers::{Comparison, Difference, compare};
+use crate::format::answers::{Comparison, Difference, Mode, compare};
 use crate::format::board::{self, View};
 use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
 use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
@@ -235,7 +235,7 @@ impl Trial<'_> {
         if verdict.is_accepted() {
             return Ok(None);
         }
-        let difference = match compare(&expected[..], &found[..]) {
+        let difference = match compare(&expected[..], &found[..], Mode::Lines) {
             Ok(Comparison::Differs(difference)) => Some(difference),
             _ => None,
         };

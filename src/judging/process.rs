@@ -5,7 +5,7 @@
 //! pipes are drained by threads, so that a chatty solution cannot block.
 
 use super::{Verdict, VerdictKind};
-use crate::format::answers::compare;
+use crate::format::answers::{Mode, compare};
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::fs::File;
 use std::io::{self, Read};
@@ -131,7 +131,7 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
             .join("\n");
         return verdict;
     }
-    match compare(expected, &run.stdout[..]) {
+    match compare(expected, &run.stdout[..], Mode::Lines) {
         Ok(comparison) => Verdict::of_comparison(&comparison),
         // Both are in memory: reading them cannot fail.
         Err(_) => Verdict::new(VerdictKind::JudgeFailure, "the output could not be read"),

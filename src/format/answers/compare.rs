@@ -74,6 +74,20 @@ pub enum Difference {
         /// The expected number of cases.
         cases: u64,
     },
+    /// Compared by tokens: the output ends before this result.
+    EndsEarly {
+        /// 1-based case.
+        case: u64,
+        /// 1-based move.
+        r#move: u64,
+    },
+    /// Compared by tokens: the output goes on after the last result.
+    ExtraOutput {
+        /// The cases the answer has.
+        cases: u64,
+        /// The first extra token, quoted.
+        found: String,
+    },
     /// The expected answer itself holds a token that is not a result: the
     /// judge's fault, not the solution's.
     MalformedAnswer {
@@ -106,7 +120,8 @@ impl Difference {
             Difference::WrongResult { case, .. }
             | Difference::NotAResult { case, .. }
             | Difference::FewerResults { case, .. }
-            | Difference::MoreResults { case, .. } => Some(case),
+            | Difference::MoreResults { case, .. }
+            | Difference::EndsEarly { case, .. } => Some(case),
             _ => None,
         }
     }
@@ -115,7 +130,8 @@ impl Difference {
     pub fn case_and_move(&self) -> Option<(u64, u64)> {
         match *self {
             Difference::WrongResult { case, r#move, .. }
-            | Difference::NotAResult { case, r#move, .. } => Some((case, r#move)),
+            | Difference::NotAResult { case, r#move, .. }
+            | Difference::EndsEarly { case, r#move } => Some((case, r#move)),
             _ => None,
         }
     }
@@ -177,6 +193,13 @@ impl fmt::Display for Difference {
                 "output has {} more than expected: the answer ends after case {cases}",
                 plural(*extra, "line", "lines")
             ),
+            Difference::EndsEarly { case, r#move } => {
+                write!(f, "case {case}, move {move}: the output ends before this result")
+            }
+            Difference::ExtraOutput { cases, found } => write!(
+                f,
+                "the output goes on after the last result (case {cases}): found {found}"
+            ),
             Difference::MalformedAnswer { line, found } => write!(
                 f,
                 "the expected answer is malformed: line {line} holds {found}, not a result"
@@ -208,21 +231,103 @@ pub enum Side {
     Found(io::Error),
 }
 
+/// How an output is held to the expected answer's layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Each case's results on a line of their own, as the statement asks:
+    /// the results separated by spaces, tabs or CRs, the lines by LF.
+    #[default]
+    Lines,
+    /// The results in order, separated by any whitespace, lines or not: as
+    /// Kattis's and DOMjudge's default output validators and token-reading
+    /// testlib checkers compare.
+    Tokens,
+}
+
 /// Compares `found` with `expected`, streaming both, and stops at the first
 /// difference: the one comparison `check`, `test` and `stress` judge by.
 ///
 /// The expected answer's format decides how both are read: LeetCode lines
 /// (`[null,0,1]`) when its first non-whitespace byte is `[`, else Coding
 /// Ninjas lines (`0 1`).
-pub fn compare(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
+pub fn compare(expected: impl Read, found: impl Read, mode: Mode) -> Result<Comparison, Side> {
     // A byte order mark before either is dropped: testlib skips one
     // before the output, and some editors write one.
     let (format, _, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
     let (_, _, found) = detect_past_mark(found).map_err(Side::Found)?;
-    match format {
-        Format::CodingNinjas => compare_lines(expected, found, false),
+    match (format, mode) {
+        (Format::CodingNinjas, Mode::Lines) => compare_lines(expected, found, false),
         // A LeetCode line with no results, `[null]`, is text like any other.
-        Format::Leetcode => compare_lines(Lines::new(expected), Lines::new(found), true),
+        (Format::Leetcode, Mode::Lines) => {
+            compare_lines(Lines::new(expected), Lines::new(found), true)
+        }
+        (Format::CodingNinjas, Mode::Tokens) => compare_tokens(expected, found),
+        (Format::Leetcode, Mode::Tokens) => compare_tokens(Lines::new(expected), Lines::new(found)),
+    }
+}
+
+/// [`compare`] by tokens: the expected answer's lines say which case and
+/// move each result is; the output's line breaks are only whitespace.
+fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
+    let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
+    let mut found = Stream(AnswerReader::new(found), Side::Found);
+    let (mut cases, mut results, mut r#move) = (0, 0, 0);
+    let next_token = |found: &mut Stream<_>| loop {
+        match found.next()? {
+            Item::LineEnd => {}
+            item => return Ok::<Item, Side>(item),
+        }
+    };
+    loop {
+        match expected.next()? {
+            Item::Result(want) => {
+                r#move += 1;
+                let case = cases + 1;
+                match next_token(&mut found)? {
+                    Item::Result(got) if got == want => results += 1,
+                    Item::Result(got) => {
+                        return Ok(Comparison::Differs(Difference::WrongResult {
+                            case,
+                            r#move,
+                            expected: want,
+                            found: got,
+                        }));
+                    }
+                    Item::Other => {
+                        return Ok(Comparison::Differs(Difference::NotAResult {
+                            case,
+                            r#move,
+                            found: found.0.quote(Item::Other),
+                            integer: found.0.other_is_integer(),
+                        }));
+                    }
+                    Item::End | Item::LineEnd => {
+                        return Ok(Comparison::Differs(Difference::EndsEarly { case, r#move }));
+                    }
+                }
+            }
+            Item::LineEnd => {
+                cases += 1;
+                r#move = 0;
+            }
+            Item::End => {
+                // A last line with no LF is a case too.
+                cases += u64::from(r#move > 0);
+                return Ok(match next_token(&mut found)? {
+                    Item::End | Item::LineEnd => Comparison::Same { cases, results },
+                    extra => Comparison::Differs(Difference::ExtraOutput {
+                        cases,
+                        found: found.0.quote(extra),
+                    }),
+                });
+            }
+            Item::Other => {
+                return Ok(Comparison::Differs(Difference::MalformedAnswer {
+                    line: expected.0.line(),
+                    found: expected.0.quote(Item::Other),
+                }));
+            }
+        }
     }
 }
 
@@ -485,7 +590,7 @@ mod tests {
     use super::*;
 
     fn differs(expected: &str, found: &str) -> String {
-        match compare(expected.as_bytes(), found.as_bytes()) {
+        match compare(expected.as_bytes(), found.as_bytes(), Mode::Lines) {
             Ok(Comparison::Differs(difference)) => difference.to_string(),
             Ok(same) => panic!("expected a difference, got {same:?}"),
             Err(_) => panic!("in memory"),
@@ -494,7 +599,7 @@ mod tests {
 
     fn same(expected: &str, found: &str) -> bool {
         matches!(
-            compare(expected.as_bytes(), found.as_bytes()),
+            compare(expected.as_bytes(), found.as_bytes(), Mode::Lines),
             Ok(Comparison::Same { .. })
         )
     }
@@ -604,5 +709,80 @@ mod tests {
     #[test]
     fn trailing_empty_cases_may_be_left_out() {
         assert!(same("1\n\n", "1\n"));
+    }
+
+    fn by_tokens(expected: &str, found: &str) -> Comparison {
+        compare(expected.as_bytes(), found.as_bytes(), Mode::Tokens).expect("in memory")
+    }
+
+    #[test]
+    fn by_tokens_line_breaks_are_whitespace_and_the_answer_names_case_and_move() {
+        let answer = "0 1\n\n0 0 2\n";
+        let same = Comparison::Same { cases: 3, results: 5 };
+        for found in ["0 1 0 0 2", "\n0\n1\n\n0 0\r\n2\n\n", "0\t1 0 0 2\n"] {
+            assert_eq!(by_tokens(answer, found), same, "{found:?}");
+        }
+        assert_eq!(
+            by_tokens(answer, "0 1 0 1 2").to_string_difference(),
+            "case 3, move 2: expected 0, found 1"
+        );
+        assert_eq!(
+            by_tokens(answer, "0 1 0 0").to_string_difference(),
+            "case 3, move 3: the output ends before this result"
+        );
+        assert_eq!(
+            by_tokens(answer, "0 1 0 0 2 0").to_string_difference(),
+            "the output goes on after the last result (case 3): found \"0\""
+        );
+        // LeetCode answers are read a line, an array, at a time even so:
+        // blank lines between are nothing, but two arrays on a line are
+        // not two cases.
+        assert_eq!(
+            by_tokens("[null,0,1]\n[null]\n", "\n[null,0,1]\n\n[null]").to_string_difference(),
+            "no difference"
+        );
+        assert_eq!(
+            by_tokens("[null,0,1]\n[null]\n", "[null,0,1] [null]").to_string_difference(),
+            "the output goes on after the last result (case 2): found \"[null]\""
+        );
+    }
+
+    proptest::proptest! {
+        // Whatever whitespace an output puts between the answer's tokens,
+        // compared by tokens it is the answer.
+        #[test]
+        fn any_reflow_of_the_answer_is_the_same_by_tokens(
+            cases in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..6), 1..6),
+            spaces in proptest::collection::vec(proptest::sample::select(vec![" ", "\n", "\t", "\r\n", "  \n\n"]), 1..9),
+        ) {
+            let answer: String = cases
+                .iter()
+                .map(|case| case.iter().map(u8::to_string).collect::<Vec<_>>().join(" ") + "\n")
+                .collect();
+            let tokens: Vec<String> = cases.iter().flatten().map(u8::to_string).collect();
+            let mut reflowed = String::new();
+            for (index, token) in tokens.iter().enumerate() {
+                reflowed.push_str(token);
+                reflowed.push_str(spaces[index % spaces.len()]);
+            }
+            let results = tokens.len() as u64;
+            proptest::prop_assert_eq!(
+                by_tokens(&answer, &reflowed),
+                Comparison::Same { cases: cases.len() as u64, results }
+            );
+        }
+    }
+
+    trait Described {
+        fn to_string_difference(&self) -> String;
+    }
+
+    impl Described for Comparison {
+        fn to_string_difference(&self) -> String {
+            match self {
+                Comparison::Differs(difference) => difference.to_string(),
+                Comparison::Same { .. } => "no difference".into(),
+            }
+        }
     }
 }
