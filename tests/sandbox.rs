@@ -130,18 +130,13 @@ const FEEDBACK: &str = "FEEDBACK";
 /// Each command a judge runs, on `size`: its arguments and standard input.
 fn judge_commands(size: &str) -> Vec<(Vec<String>, Option<String>)> {
     let at = |name: &str| format!("@{size}.{name}");
-    let mut commands = vec![
-        (vec![at("in")], None),
-        (
-            vec![
-                "validate".into(),
-                "--max-t".into(),
-                "100000".into(),
-                at("in"),
-            ],
-            None,
-        ),
-    ];
+    let mut commands = vec![(vec![at("in")], None)];
+    for protocol in ["plain", "testlib", "kattis"] {
+        let validate = ["validate", "--protocol", protocol, "--max-t", "100000"];
+        let mut args: Vec<String> = validate.iter().map(|&arg| arg.to_owned()).collect();
+        args.push(at("in"));
+        commands.push((args, None));
+    }
     for output in ["ans", "wrong"] {
         let check = |protocol: &str, files: Vec<String>| {
             let mut args = vec!["check".to_owned(), "--protocol".into(), protocol.into()];

@@ -101,6 +101,23 @@ pub(super) enum ProtocolArg {
 
 impl CheckArgs {
     pub(super) fn into_config(mut self) -> Result<CheckConfig, Error> {
+        if self.protocol == ProtocolArg::Testlib {
+            // testlib takes `--testset T` and `--group G` anywhere on the
+            // line; after the first file they arrive among the files.
+            let mut files = Vec::new();
+            let mut given = std::mem::take(&mut self.files).into_iter();
+            while let Some(file) = given.next() {
+                if file == Path::new("--testset") || file == Path::new("--group") {
+                    if given.next().is_none() {
+                        let message = format!("{} needs a value: {TESTLIB_ORDER}", file.display());
+                        return Ok(CheckConfig::failing(Protocol::Testlib, message));
+                    }
+                    continue;
+                }
+                files.push(file);
+            }
+            self.files = files;
+        }
         let count = self.files.len();
         let (low, high, order) = match self.protocol {
             ProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),

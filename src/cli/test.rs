@@ -90,20 +90,26 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     let (sender, receiver) = mpsc::channel();
     let jobs = config.jobs.clamp(1, tests.len());
     let (mut passed, mut failed) = (0usize, 0usize);
+    let work = |sender: mpsc::Sender<_>| loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(test) = tests.get(index) else { break };
+        let result = judge_test(test, &command, config);
+        if sender.send((index, result)).is_err() {
+            break;
+        }
+    };
     let written = thread::scope(|scope| -> Result<(), Error> {
+        let mut started = 0;
         for _ in 0..jobs {
             let sender = sender.clone();
-            let (tests, next, command) = (&tests, &next, &command);
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(test) = tests.get(index) else { break };
-                    let result = judge_test(test, command, config);
-                    if sender.send((index, result)).is_err() {
-                        break;
-                    }
-                }
-            });
+            let work = &work;
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || work(sender));
+            started += usize::from(spawned.is_ok());
+        }
+        if started == 0 {
+            // No thread to be had (a process limit): the tests run here,
+            // one after another, before their lines are written.
+            work(sender.clone());
         }
         drop(sender);
         // Results come in any order; lines go out in name order as soon as they can.

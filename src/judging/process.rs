@@ -47,8 +47,17 @@ pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run>
         .stderr(Stdio::piped())
         .process_group(0)
         .spawn()?;
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
+    // Both pipes are drained at once, or a child filling one would wait
+    // forever on it: a thread each. Threads the system refuses (a process
+    // limit) end the run with an error, never a panic.
+    let drained = drain(child.stdout.take()).and_then(|stdout| Ok((stdout, drain(child.stderr.take())?)));
+    let (stdout, stderr) = match drained {
+        Ok(handles) => handles,
+        Err(error) => {
+            kill_group(&mut child);
+            return Err(error);
+        }
+    };
     let status = match child.wait_timeout(limit) {
         Ok(Some(status)) => Some(status),
         Ok(None) => None,
@@ -70,8 +79,8 @@ pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run>
     })
 }
 
-fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
+fn drain(pipe: Option<impl Read + Send + 'static>) -> io::Result<thread::JoinHandle<Vec<u8>>> {
+    thread::Builder::new().spawn(move || {
         let mut bytes = Vec::new();
         if let Some(mut pipe) = pipe {
             // A read error leaves what was read: the verdict works with that.
