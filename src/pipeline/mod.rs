@@ -9,6 +9,7 @@ use crate::format::cases::{self};
 use crate::format::leetcode::read as leetcode;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use parallel::Split;
+use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use std::io::{Read, Write};
 
@@ -63,16 +64,32 @@ fn solve_leetcode<W: Write>(
 ) -> Result<(), Error> {
     let mut reader = leetcode::Reader::new(input, name);
     let mut writer = ResultWriter::leetcode(output);
+    let mut batch = leetcode::MoveBatch::default();
+    let mut outcomes = [0; BATCH];
     let solved = (|| {
         while let Some(case) = reader.next_case()? {
             game.reset(case.size);
             writer.begin_case();
-            for _ in 0..case.moves {
-                let played = reader.next_move()?;
-                let outcome = game
-                    .play(played.row, played.col, played.player)
-                    .map_err(|why| reader.reject(&played, why))?;
-                writer.push(outcome);
+            let mut left = case.moves;
+            while left > 0 {
+                let read = reader.fill_batch(&mut batch);
+                if read == 0 {
+                    // Whatever the batch reader leaves: one move the general way.
+                    let played = reader.next_move()?;
+                    let outcome = game
+                        .play(played.row, played.col, played.player)
+                        .map_err(|why| reader.reject(&played, why))?;
+                    writer.push(outcome);
+                    left -= 1;
+                    continue;
+                }
+                let outcomes = &mut outcomes[..read];
+                if let Err((index, why)) = game.play_batch(batch.moves(), outcomes) {
+                    writer.push_numbers(&outcomes[..index]);
+                    return Err(reader.reject_in_batch(&batch, index, why));
+                }
+                writer.push_numbers(outcomes);
+                left -= read as u64;
             }
             writer.end_case().map_err(Error::Write)?;
         }

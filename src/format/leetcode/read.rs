@@ -23,7 +23,7 @@
 
 use crate::error::{DataError, DataErrorKind, Error, InputName, Position, quote_token};
 use crate::format::bytes::{Chunks, QUOTED, is_space};
-use crate::format::lines::parse_fields;
+use crate::format::lines::{BATCH, Moves};
 use crate::game::{BoardSize, MoveError, MoveField};
 use std::fmt;
 use std::io::Read;
@@ -142,6 +142,26 @@ impl LocatedMove {
             MoveField::Column => self.offsets[1],
             MoveField::Player => self.offsets[2],
         }
+    }
+}
+
+/// Moves read by [`Reader::fill_batch`], with where they start.
+#[derive(Default)]
+pub struct MoveBatch {
+    /// Row, column and player of each move; only the first `len` are read.
+    moves: Moves,
+    /// The buffer index of the first move's comma.
+    from: usize,
+    /// How many moves were read.
+    len: usize,
+    /// The 1-based number of the first move in its case.
+    first: u64,
+}
+
+impl MoveBatch {
+    /// The moves read: row, column, player.
+    pub fn moves(&self) -> &[[u32; 3]] {
+        &self.moves.0[..self.len]
     }
 }
 
@@ -281,26 +301,77 @@ impl<R: Read> Reader<R> {
         let number = self.read;
         let bytes = self.chunks.bytes();
         let at = self.chunks.pos;
-        // The usual shape: `,[R,C,P]` with no space, R and C of one or two
-        // digits, read in one word.
-        if let Some(&[b',', b'[', ref list @ ..]) = bytes.get(at..at + 10)
-            && let Ok(list) = <[u8; 8]>::try_from(list)
-        {
-            let word = u64::from_le_bytes(list);
-            let close = close_bracket(word);
-            if let Some(([row, col, player], row_len)) = parse_fields(word, close, b',') {
-                let row_at = self.chunks.offset_of(at + 2);
-                self.chunks.pos = at + 3 + close;
-                return Ok(LocatedMove {
-                    row: i64::from(row),
-                    col: i64::from(col),
-                    player: i64::from(player),
-                    number,
-                    offsets: [row_at, row_at + row_len as u64 + 1, row_at + close as u64 - 1],
-                });
-            }
+        // The usual shape: `,[R,C,P]` with no space.
+        if let Some(([row, col, player], [col_at, player_at], end)) = compact_move(bytes, at) {
+            self.chunks.pos = end;
+            return Ok(LocatedMove {
+                row: i64::from(row),
+                col: i64::from(col),
+                player: i64::from(player),
+                number,
+                offsets: [at + 2, col_at, player_at].map(|index| self.chunks.offset_of(index)),
+            });
         }
         self.next_move_slowly(number)
+    }
+
+    /// Reads moves of the usual shape (`,[R,C,P]`, numbers of one or two
+    /// digits, no space) while they are buffered, up to [`BATCH`], into
+    /// `batch`; never the case's last move, which [`next_move`] reads with
+    /// the end of the case. Returns how many; 0 means the next move is
+    /// [`next_move`]'s. The moves' bytes stay buffered until the next read,
+    /// so [`reject_in_batch`] can still point at them.
+    ///
+    /// Why: played in batches, a game keeps its sums in registers, as the
+    /// Coding Ninjas path does.
+    ///
+    /// [`next_move`]: Self::next_move
+    /// [`reject_in_batch`]: Self::reject_in_batch
+    #[inline(always)]
+    pub fn fill_batch(&mut self, batch: &mut MoveBatch) -> usize {
+        let left = self.moves - self.read;
+        let want = left.saturating_sub(1).min(BATCH as u64) as usize;
+        let bytes = self.chunks.bytes();
+        let mut at = self.chunks.pos;
+        let mut got = 0;
+        for slot in &mut batch.moves.0[..want] {
+            let Some((fields, _, end)) = compact_move(bytes, at) else {
+                break;
+            };
+            *slot = fields;
+            got += 1;
+            at = end;
+        }
+        batch.from = self.chunks.pos;
+        batch.first = self.read + 1;
+        batch.len = got;
+        self.chunks.pos = at;
+        self.read += got as u64;
+        got
+    }
+
+    /// The error for move `index` of `batch`, which the engine refused.
+    #[cold]
+    pub fn reject_in_batch(&self, batch: &MoveBatch, index: usize, why: MoveError) -> Error {
+        // The batch's moves are still buffered, each `,[R,C,P]`: pass `index`
+        // of them, then find the commas of the refused one.
+        let bytes = self.chunks.bytes();
+        let mut at = batch.from;
+        for _ in 0..index {
+            at += memchr::memchr(b']', &bytes[at..]).map_or(0, |close| close + 1);
+        }
+        let list = at + 2;
+        let mut commas = memchr::memchr_iter(b',', &bytes[list..]).map(|comma| list + comma);
+        let col = commas.next().map_or(list, |comma| comma + 1);
+        let player = commas.next().map_or(list, |comma| comma + 1);
+        let refused = LocatedMove {
+            row: 0,
+            col: 0,
+            player: 0,
+            number: batch.first + index as u64,
+            offsets: [list, col, player].map(|index| self.chunks.offset_of(index)),
+        };
+        self.reject(&refused, why)
     }
 
     /// [`next_move`](Self::next_move) for any other shape.
@@ -747,14 +818,46 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Where the first `]` of a word (little-endian) is: 8 if it has none.
+/// A move written the usual way at `bytes[at..]`, `,[R,C,P]` with no space
+/// and numbers as JSON writes them (no sign, no leading zero, at most nine
+/// digits): the fields, where the column and the player start, and where
+/// the move ends. `None` for anything else, or a move not wholly buffered:
+/// the general reader takes it.
 #[inline(always)]
-fn close_bracket(word: u64) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    let x = word ^ (ONES * u64::from(b']'));
-    let found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
-    (found.trailing_zeros() / 8) as usize
+fn compact_move(bytes: &[u8], at: usize) -> Option<([u32; 3], [usize; 2], usize)> {
+    if bytes.get(at..at + 2)? != b",[" {
+        return None;
+    }
+    let mut pos = at + 2;
+    let mut fields = [0u32; 3];
+    let mut starts = [0usize; 3];
+    for (index, field) in fields.iter_mut().enumerate() {
+        let start = pos;
+        let mut value: u32 = 0;
+        while let Some(&byte) = bytes.get(pos) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value * 10 + u32::from(digit);
+            pos += 1;
+            if pos - start > 9 {
+                return None;
+            }
+        }
+        let digits = pos - start;
+        if digits == 0 || (digits > 1 && bytes[start] == b'0') {
+            return None;
+        }
+        let separator = if index < 2 { b',' } else { b']' };
+        if *bytes.get(pos)? != separator {
+            return None;
+        }
+        pos += 1;
+        *field = value;
+        starts[index] = start;
+    }
+    Some((fields, [starts[1], starts[2]], pos))
 }
 
 /// The length of the JSON string `bytes` starts with, closing quote
