@@ -441,3 +441,47 @@ impl Rereadable {
     }
 }
 
+/// An output whose reader may leave early (`| head -1`): once it has, what
+/// is written is dropped, so that the command runs on to its end and its
+/// exit status still tells whether it found a failure.
+pub struct Unheard<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> Unheard<W> {
+    /// Wraps an output.
+    pub fn new(inner: W) -> Unheard<W> {
+        Unheard {
+            inner,
+            closed: false,
+        }
+    }
+}
+
+impl<W: Write> Write for Unheard<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(bytes.len());
+        }
+        match self.inner.write(bytes) {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(bytes.len())
+            }
+            written => written,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.inner.flush() {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            _ if self.closed => Ok(()),
+            flushed => flushed,
+        }
+    }
+}
+

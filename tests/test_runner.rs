@@ -166,3 +166,43 @@ fn a_folder_without_tests_or_a_command_with_an_open_quote_is_a_usage_error() {
         .assert()
         .code(2);
 }
+
+/// Runs the binary with `args`, reads the first line of its output and then
+/// closes the pipe, as `| head -1` does; returns its exit status.
+fn status_after_reading_one_line(args: &[&str], dir: &Path) -> Option<i32> {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(common::binary())
+        .args(args)
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a line");
+    // The reader has left: the pipe is closed.
+    child.wait().expect("binary finishes").code()
+}
+
+#[test]
+fn a_failing_run_exits_1_even_when_its_reader_leaves_early() {
+    let dir = folder_of_tests();
+    let wrong = "python3 fixtures/solutions/all-zeros.py";
+    assert_eq!(
+        status_after_reading_one_line(&["test", "-c", wrong], dir.path()),
+        Some(1)
+    );
+    let save = tempfile::tempdir().expect("temp dir");
+    let stress = [
+        "stress",
+        "-c",
+        "python3 fixtures/solutions/forgets-anti-diagonal.py",
+        "--seed",
+        "1",
+        "--save-dir",
+    ];
+    assert_eq!(status_after_reading_one_line(&stress, save.path()), Some(1));
+}
