@@ -143,18 +143,6 @@ fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() 
 }
 
 #[test]
-fn a_command_that_cannot_start_is_a_runtime_error() {
-    let dir = folder_of_tests();
-    test_folder(dir.path())
-        .args(["-c", "./no-such-solution --fast"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains(
-            "01 RE 0.00s: cannot run ./no-such-solution --fast",
-        ));
-}
-
-#[test]
 fn a_folder_without_tests_or_a_command_with_an_open_quote_is_a_usage_error() {
     let empty = tempfile::tempdir().expect("temp dir");
     test_folder(empty.path())
@@ -205,4 +193,28 @@ fn a_failing_run_exits_1_even_when_its_reader_leaves_early() {
         "--save-dir",
     ];
     assert_eq!(status_after_reading_one_line(&stress, save.path()), Some(1));
+}
+
+#[test]
+fn a_command_that_cannot_start_is_a_usage_error_before_any_test_runs() {
+    let dir = folder_of_tests();
+    for command in [
+        "./no/such/solution",
+        "no-such-command-on-path",
+        "fixtures/solutions",
+    ] {
+        tictactoe()
+            .args(["test", "-c", command])
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!("cannot start {command}")));
+        tictactoe()
+            .args(["stress", "-c", command])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!("cannot start {command}")));
+    }
 }

@@ -262,9 +262,10 @@ fn usage_error(message: &str) -> Error {
 /// Splits a command line into words the way a POSIX shell would.
 fn parse_command_line(line: &str) -> Result<CommandLine, String> {
     let words = shell_words::split(line).map_err(|e| e.to_string())?;
-    if words.is_empty() {
+    let Some(program) = words.first() else {
         return Err("the command is empty".into());
-    }
+    };
+    crate::judging::process::startable(program)?;
     Ok(CommandLine(words))
 }
 

@@ -164,6 +164,31 @@ pub fn progress_bar(len: Option<u64>, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// Whether `program` can be started: a path to an executable file, or a
+/// name found as one on PATH, as the system looks it up. Asked before any
+/// test runs, so that a mistyped command is a usage error, not a runtime
+/// error on every test.
+pub fn startable(program: &str) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        path.metadata()
+            .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return match Path::new(program).metadata() {
+            Err(error) => Err(format!("cannot start {program}: {error}")),
+            Ok(_) if executable(Path::new(program)) => Ok(()),
+            Ok(_) => Err(format!("cannot start {program}: not an executable file")),
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|folder| executable(&folder.join(program))) {
+        Ok(())
+    } else {
+        Err(format!("cannot start {program}: no such command on PATH"))
+    }
+}
+
 /// The built-in solver as a command: this very binary's `solve`.
 pub fn builtin_solver(after_win: &str) -> io::Result<Vec<String>> {
     let exe = std::env::current_exe()?;
