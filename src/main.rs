@@ -9,6 +9,8 @@ const DATA_ERROR: u8 = 65;
 const NO_INPUT: u8 = 66;
 const NO_MEMORY: u8 = 71;
 const IO_ERROR: u8 = 74;
+/// testlib's FAIL.
+const TESTLIB_FAIL: u8 = 3;
 /// The argument parser's status for a usage error.
 const USAGE: u8 = 2;
 
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         FailureKind::NoInput => NO_INPUT,
         FailureKind::Io => IO_ERROR,
         FailureKind::NoMemory => NO_MEMORY,
+        FailureKind::TestlibFail => TESTLIB_FAIL,
     };
     failure.report();
     ExitCode::from(status)

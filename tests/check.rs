@@ -317,3 +317,62 @@ fn judges_compare_tokens_by_default_and_lines_when_asked() {
         .code(1)
         .stdout(predicate::str::contains("the line ends early"));
 }
+
+#[test]
+fn testlib_fails_with_3_where_its_checkers_fail_and_takes_what_they_take() {
+    // Repeated options, as testlib takes them.
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "testlib",
+            "--testset",
+            "a",
+            "--testset",
+            "b",
+        ])
+        .args([INPUT, ANSWER, ANSWER])
+        .assert()
+        .code(0);
+    // An option it does not know, before or after the files.
+    for args in [
+        &["--bogus", INPUT, ANSWER, ANSWER][..],
+        &[INPUT, ANSWER, ANSWER, "--bogus"],
+    ] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::starts_with("FAIL "));
+    }
+    // A result file it cannot write.
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "testlib",
+            INPUT,
+            ANSWER,
+            ANSWER,
+            "no/such/dir/result",
+        ])
+        .assert()
+        .code(3)
+        .stderr("FAIL Can not write to the result file no/such/dir/result\n");
+}
+
+#[test]
+fn an_option_after_the_files_is_refused_not_taken_for_a_judge_flag() {
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, ANSWER])
+        .arg(feedback.path())
+        .args(["--compare", "lines"])
+        .write_stdin(RIGHT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--compare must come before the files",
+        ));
+}

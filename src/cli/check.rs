@@ -54,10 +54,10 @@ pub(super) struct CheckArgs {
     files: Vec<PathBuf>,
     /// testlib's test set name (accepted, as testlib checkers accept it).
     #[arg(long, value_name = "T")]
-    testset: Option<String>,
+    testset: Vec<String>,
     /// testlib's test group name (accepted, as testlib checkers accept it).
     #[arg(long, value_name = "G")]
-    group: Option<String>,
+    group: Vec<String>,
     /// Whose calling convention to follow.
     #[arg(long, value_enum, default_value_t = ProtocolArg::Plain)]
     protocol: ProtocolArg,
@@ -118,6 +118,17 @@ impl CheckArgs {
             }
             self.files = files;
         }
+        // The files take anything, `-appes` and a judge's flags included:
+        // an option of ours among them was put after the files.
+        if let Some(option) = self.files.iter().filter_map(|file| file.to_str()).find(|file| {
+            file.starts_with("--")
+        }) {
+            let message = format!("{option} must come before the files");
+            if self.protocol == ProtocolArg::Testlib {
+                return Ok(CheckConfig::failing(Protocol::Testlib, message));
+            }
+            return Err(usage_error(&message));
+        }
         let count = self.files.len();
         let (low, high, order) = match self.protocol {
             ProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),
@@ -125,7 +136,7 @@ impl CheckArgs {
             ProtocolArg::Kattis => (3, usize::MAX, "IN ANS FEEDBACK_DIR"),
             ProtocolArg::Oj => (2, 3, "IN OUTPUT [EXPECTED]"),
         };
-        if (self.testset.is_some() || self.group.is_some()) && self.protocol != ProtocolArg::Testlib {
+        if (!self.testset.is_empty() || !self.group.is_empty()) && self.protocol != ProtocolArg::Testlib {
             return Err(usage_error("--testset and --group are testlib's"));
         }
         let appes = match self.files.get(4).and_then(|flag| flag.to_str()) {
@@ -279,26 +290,28 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
         }
         Err(error) => return Err(error),
     };
-    match deliver(config, &verdict, stdout, stderr) {
+    let kind = match deliver(config, &verdict, stdout, stderr) {
         // A reader that stopped listening must not change the verdict's status.
-        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => verdict.kind,
         Err(error) => return Err(error),
-        Ok(()) => {}
-    }
-    Ok(config.protocol.check_status(verdict.kind))
+        Ok(overridden) => overridden.unwrap_or(verdict.kind),
+    };
+    Ok(config.protocol.check_status(kind))
 }
 
-/// Writes the verdict where the protocol wants it.
+/// Writes the verdict where the protocol wants it. A verdict that cannot
+/// be delivered the protocol's way becomes the one returned (testlib's FAIL
+/// for a result file it cannot write).
 fn deliver(
     config: &CheckConfig,
     verdict: &Verdict,
     stdout: impl Write,
     stderr: impl Write,
-) -> Result<(), Error> {
+) -> Result<Option<VerdictKind>, Error> {
     let label = verdict.kind.label();
     let with_colon = format!("{label}: {}\n{}", verdict.message, verdict.details);
     match config.protocol {
-        Protocol::Plain | Protocol::Oj => write_all(stdout, &with_colon),
+        Protocol::Plain | Protocol::Oj => write_all(stdout, &with_colon).map(|()| None),
         Protocol::Testlib => {
             // What testlib's quit writes: without a result file, the
             // verdict word and the message on standard error; with one,
@@ -318,10 +331,15 @@ fn deliver(
                     } else {
                         message
                     };
-                    write_file(path, &text)?;
-                    write_all(stderr, "\nSee file to check exit message\n")
+                    if write_file(path, &text).is_err() {
+                        // testlib: "Can not write to the result file" is FAIL.
+                        let line = format!("FAIL Can not write to the result file {}\n", path.display());
+                        write_all(stderr, &line)?;
+                        return Ok(Some(VerdictKind::JudgeFailure));
+                    }
+                    write_all(stderr, "\nSee file to check exit message\n").map(|()| None)
                 }
-                None => write_all(stderr, &format!("{label} {message}\n")),
+                None => write_all(stderr, &format!("{label} {message}\n")).map(|()| None),
             }
         }
         Protocol::Kattis => {
@@ -333,7 +351,7 @@ fn deliver(
             if verdict.kind == VerdictKind::JudgeFailure {
                 write_all(stderr, &with_colon)?;
             }
-            Ok(())
+            Ok(None)
         }
     }
 }

@@ -143,11 +143,28 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
         Some(config) => config,
         None => {
             let program = std::iter::once(OsString::from("tictactoe"));
-            let cli = Cli::try_parse_from(program.chain(args)).map_err(Failure::Clap)?;
+            let testlib_check = is_testlib_check(&args);
+            let cli = Cli::try_parse_from(program.chain(args)).map_err(|error| {
+                // A testlib judge reads 2 as a presentation error: a
+                // command line it cannot parse is FAIL, as testlib says.
+                if testlib_check && error.use_stderr() {
+                    Failure::TestlibRefused(error)
+                } else {
+                    Failure::Clap(error)
+                }
+            })?;
             cli.into_config().map_err(Failure::Run)?
         }
     };
     run(config).map_err(Failure::Run)
+}
+
+/// Whether the arguments ask for `check --protocol testlib`.
+fn is_testlib_check(args: &[OsString]) -> bool {
+    let words: Vec<&str> = args.iter().filter_map(|arg| arg.to_str()).collect();
+    words.first() == Some(&"check")
+        && (words.contains(&"--protocol=testlib")
+            || words.windows(2).any(|pair| pair == ["--protocol", "testlib"]))
 }
 
 /// Why a command line did not run to completion; `main` makes it a status.
@@ -155,6 +172,8 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
 pub enum Failure {
     /// The arguments, as clap found them (`--help` included).
     Clap(clap::Error),
+    /// Arguments `check --protocol testlib` cannot parse: testlib's FAIL.
+    TestlibRefused(clap::Error),
     /// The run.
     Run(Error),
 }
@@ -174,6 +193,8 @@ pub enum FailureKind {
     Io,
     /// The memory the input needs is not there.
     NoMemory,
+    /// A testlib checker's command line it cannot run with: FAIL.
+    TestlibFail,
     /// The output was closed by its reader.
     ClosedOutput,
 }
@@ -182,6 +203,7 @@ impl Failure {
     /// Its kind.
     pub fn kind(&self) -> FailureKind {
         match self {
+            Failure::TestlibRefused(_) => FailureKind::TestlibFail,
             Failure::Clap(error) if error.use_stderr() => FailureKind::Usage,
             Failure::Clap(_) => FailureKind::HelpAsked,
             Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -213,6 +235,12 @@ impl Failure {
             // Nowhere is left to report a failure to write the message.
             Failure::Clap(error) => {
                 let _ = error.print();
+            }
+            Failure::TestlibRefused(error) => {
+                let text = error.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                let message = first.strip_prefix("error: ").unwrap_or(first);
+                let _ = writeln!(std::io::stderr(), "FAIL {message}");
             }
             Failure::Run(error) => {
                 let _ = writeln!(std::io::stderr(), "error: {error}");

@@ -178,11 +178,27 @@ impl<R: Read> Chunks<R> {
     /// [`unpin_all`](Self::unpin_all).
     #[cold]
     pub fn pin(&mut self, offset: u64) {
+        debug_assert!(offset >= self.base, "pinned after its bytes were let go of");
         if self.pins.last().is_none_or(|last| last.offset < offset) {
             self.pins.push(Pin {
                 offset,
                 place: (0, 0),
             });
+        }
+    }
+
+    /// How many pins there are: a mark for [`unpin_to`](Self::unpin_to).
+    pub fn pins_mark(&self) -> usize {
+        self.pins.len()
+    }
+
+    /// Forgets the pins after the first `mark`: those of a record that is
+    /// done, while the ones before stay (a LeetCode case's own).
+    #[inline(always)]
+    pub fn unpin_to(&mut self, mark: usize) {
+        if self.pins.len() > mark {
+            self.pins.truncate(mark);
+            self.pins_resolved = self.pins_resolved.min(mark);
         }
     }
 

@@ -186,6 +186,9 @@ pub struct Reader<R> {
     read: u64,
     /// Whether the current case's argument lists are still open.
     open: bool,
+    /// The pins of the current case itself (its names, N); those after
+    /// them belong to the move being read and go when it is done.
+    case_pins: usize,
     /// Offsets of the names of moves m^2 + 1 (m = 1, 2, ...): the first
     /// move that cannot fit on an m x m board, where a Q too large for N
     /// is reported once N is known. Their count is the square root of Q's.
@@ -208,6 +211,7 @@ impl<R: Read> Reader<R> {
             moves: 0,
             read: 0,
             open: false,
+            case_pins: 0,
             square_names: Vec::new(),
         }
     }
@@ -260,6 +264,7 @@ impl<R: Read> Reader<R> {
         }
         let [(n, size_at)] = self.argument_list::<1>(CONSTRUCTOR, None)?;
         self.chunks.pin(size_at);
+        self.case_pins = self.chunks.pins_mark();
         if self.moves == 0 {
             self.close_arguments(&[size_at])?;
         }
@@ -377,6 +382,9 @@ impl<R: Read> Reader<R> {
     /// [`next_move`](Self::next_move) for any other shape.
     #[cold]
     fn next_move_slowly(&mut self, number: u64) -> Result<LocatedMove, Error> {
+        // The moves before are done with: their pins go, so that pins do
+        // not pile up over a case read in small pieces.
+        self.chunks.unpin_to(self.case_pins);
         match self.peek(&[])? {
             Some(b',') => self.chunks.pos += 1,
             Some(b']') => return Err(self.length_mismatch(self.here(), number)),
@@ -508,6 +516,10 @@ impl<R: Read> Reader<R> {
             return Err(self.error(at, number, FormatError::NotAName(found).into()));
         }
         let Some(length) = string_length(&bytes[..bytes.len().min(LONGEST_NAME)]) else {
+            if bytes.len() < LONGEST_NAME && self.chunks.at_eof() {
+                // The string is cut by the end of the input.
+                return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames)));
+            }
             return Ok(None);
         };
         let text = &bytes[..length];
@@ -782,7 +794,8 @@ impl<R: Read> Reader<R> {
         self.look_ahead(QUOTED + 1, held);
         let bytes = &self.chunks.bytes()[self.chunks.pos..];
         let window = &bytes[..bytes.len().min(QUOTED + 1)];
-        let length = value_length(window);
+        // A lone separator (`]` where a value should be) is quoted itself.
+        let length = value_length(window).max(window.len().min(1));
         let goes_on = length > QUOTED || (length == window.len() && window.len() < bytes.len());
         let length = length.min(QUOTED);
         quote_token(&window[..length], goes_on || (length == QUOTED && !self.chunks.at_eof() && bytes.len() > QUOTED))
@@ -1007,6 +1020,14 @@ mod tests {
                 "line 3, column 14: case 2: input ends early: expected the array of method names",
             ),
             (
+                "[\"TicTacToe\",\"mo",
+                "line 1, column 17: case 1: input ends early: expected the array of method names",
+            ),
+            (
+                "[\"TicTacToe\",\"move\"]\n[[3],[0,0,1]]]",
+                "line 2, column 14: case 2: expected the array of method names, found ]",
+            ),
+            (
                 "[\"TicTacToe\"]\n[[3]]\n [ ]\n[]",
                 "line 3, column 2: case 2: the first method must be \"TicTacToe\", found an empty array",
             ),
@@ -1043,5 +1064,37 @@ mod tests {
             error.to_string(),
             "line 5, column 8: case 2, move 2: player must be 1 or 2, found 3"
         );
+    }
+
+    /// Hands out its bytes a few at a time, as a pipe written in small
+    /// pieces does.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let count = buf.len().min(self.0.len()).min(3);
+            buf[..count].copy_from_slice(&self.0[..count]);
+            self.0 = &self.0[count..];
+            Ok(count)
+        }
+    }
+
+    #[test]
+    fn pins_do_not_pile_up_over_a_case_read_in_small_pieces() {
+        let moves = 20_000;
+        let mut text = String::from("[\"TicTacToe\"");
+        text.push_str(&",\"move\"".repeat(moves));
+        text.push_str("]\n[[1000]");
+        for k in 0..moves {
+            text.push_str(&format!(",[{},{},{}]", k / 1000, k % 1000, 1 + k % 2));
+        }
+        text.push_str("]\n");
+        let mut reader = Reader::new(Trickle(text.as_bytes()), InputName::Stdin);
+        let case = reader.next_case().expect("valid").expect("a case");
+        let case_pins = reader.chunks.pins_mark();
+        for _ in 0..case.moves {
+            reader.next_move().expect("valid");
+            assert!(reader.chunks.pins_mark() <= case_pins + 4);
+        }
     }
 }
