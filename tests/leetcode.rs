@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::tictactoe;
+use common::{Pieces, tictactoe};
 
 use predicates::prelude::*;
 use proptest::prelude::*;
@@ -209,24 +209,6 @@ fn spaced_leetcode_text(cases: &[Case], spaces: &[&str]) -> String {
         put("]", &mut text);
     }
     text
-}
-
-/// A reader that hands out the input in pieces of the given sizes, cycling.
-struct Pieces<'a> {
-    data: &'a [u8],
-    sizes: Vec<usize>,
-    next: usize,
-}
-
-impl std::io::Read for Pieces<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let size = self.sizes[self.next % self.sizes.len()];
-        self.next += 1;
-        let count = size.min(buf.len()).min(self.data.len());
-        buf[..count].copy_from_slice(&self.data[..count]);
-        self.data = &self.data[count..];
-        Ok(count)
-    }
 }
 
 proptest! {

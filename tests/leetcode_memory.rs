@@ -10,20 +10,6 @@ use std::io::{BufWriter, Write};
 use std::process::{Command, Stdio};
 use std::thread;
 
-/// Peak resident set of the largest child waited for so far, in KiB.
-fn children_peak_kib() -> i64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; zeroed is a valid rusage.
-    let usage = unsafe {
-        assert_eq!(
-            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
-            0
-        );
-        usage.assume_init()
-    };
-    usage.ru_maxrss
-}
-
 /// Moves in the transcript.
 const MOVES: u64 = 10_000_000;
 
@@ -78,6 +64,6 @@ fn ten_million_moves_in_one_transcript_take_less_than_16_mib() {
     // Valid under bounds that allow it (the statement's allow N up to 100).
     let (valid, _) = run_on_transcript(&["validate", "--max-n", "4096", "--max-q", "10000000"]);
     assert!(valid);
-    let peak = children_peak_kib();
+    let peak = common::children_peak_kib();
     assert!(peak < 16 * 1024, "peak RSS {peak} KiB");
 }

@@ -2,22 +2,10 @@
 //! processes. This file holds one test so that no other child can raise the
 //! high-water mark it reads.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-/// Peak resident set of the largest child waited for so far, in KiB.
-fn children_peak_kib() -> i64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; zeroed is a valid rusage.
-    let usage = unsafe {
-        assert_eq!(
-            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
-            0
-        );
-        usage.assume_init()
-    };
-    usage.ru_maxrss
-}
 
 fn solve_streamed(cases: usize, case: &str, header: &str) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
@@ -44,9 +32,9 @@ fn memory_does_not_grow_with_the_input_or_the_board_size() {
     // About 4 MB, then about 40 MB of the same cases: both long enough to
     // be split and solved on every core, so the same buffers are in use.
     solve_streamed(100_000, case, "100000\n");
-    let small = children_peak_kib();
+    let small = common::children_peak_kib();
     solve_streamed(1_000_000, case, "1000000\n");
-    let large = children_peak_kib();
+    let large = common::children_peak_kib();
     assert!(large < 16 * 1024, "peak RSS {large} KiB");
     assert!(
         large - small <= 1024,
@@ -57,6 +45,6 @@ fn memory_does_not_grow_with_the_input_or_the_board_size() {
     // the peak over every run so far, so it cannot fall below `large`.)
     let huge = "1000000000\n4\n999999999 999999999 1\n0 0 2\n0 999999999 1\n999999999 0 2\n";
     solve_streamed(10_000, huge, "10000\n");
-    let peak = children_peak_kib();
+    let peak = common::children_peak_kib();
     assert!(peak - large <= 1024, "peak RSS {peak} KiB with N = 10^9");
 }

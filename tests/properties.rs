@@ -1,9 +1,12 @@
 //! Property tests: the two engines agree, the reader does not care where
 //! reads split the input, and no bytes make the solver panic.
 
+mod common;
+
 use assert_cmd::Command;
+use common::Pieces;
 use proptest::prelude::*;
-use std::io::{self, Read};
+use std::io::Read;
 use tictactoe::error::{Error, InputName};
 use tictactoe::format::coding_ninjas::read::Reader;
 use tictactoe::format::write::ResultWriter;
@@ -52,24 +55,6 @@ fn unsigned_game() -> impl Strategy<Value = (i64, Vec<[u32; 3]>)> {
             (i64::from(n), moves)
         })
     })
-}
-
-/// A reader that hands out the input in pieces of the given sizes, cycling.
-struct Pieces<'a> {
-    data: &'a [u8],
-    sizes: Vec<usize>,
-    next: usize,
-}
-
-impl Read for Pieces<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let size = self.sizes[self.next % self.sizes.len()];
-        self.next += 1;
-        let count = size.min(buf.len()).min(self.data.len());
-        buf[..count].copy_from_slice(&self.data[..count]);
-        self.data = &self.data[count..];
-        Ok(count)
-    }
 }
 
 fn solve(input: impl Read, rules: Rules) -> (Vec<u8>, Option<String>) {

@@ -56,3 +56,40 @@ pub fn as_leetcode_line(line: &str) -> String {
         .collect();
     format!("[null{results}]")
 }
+
+/// Peak resident set of the largest child process waited for so far, in
+/// KiB: how the memory tests measure the binary.
+pub fn children_peak_kib() -> i64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; zeroed is a valid rusage.
+    let usage = unsafe {
+        assert_eq!(
+            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
+            0
+        );
+        usage.assume_init()
+    };
+    usage.ru_maxrss
+}
+
+/// A reader that hands out its data in pieces of the given sizes, cycling:
+/// where reads split an input must not matter.
+pub struct Pieces<'a> {
+    /// What is left to hand out.
+    pub data: &'a [u8],
+    /// The sizes of the reads, in turn.
+    pub sizes: Vec<usize>,
+    /// Reads made so far.
+    pub next: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes[self.next % self.sizes.len()];
+        self.next += 1;
+        let count = size.min(buf.len()).min(self.data.len());
+        buf[..count].copy_from_slice(&self.data[..count]);
+        self.data = &self.data[count..];
+        Ok(count)
+    }
+}

@@ -690,51 +690,14 @@ impl<R: Read> Reader<R> {
     /// Its syntax is not checked further: it is read only to be counted or
     /// passed over on the way to an error.
     fn skip_value(&mut self, held: &[u64]) -> Result<(), Error> {
-        let mut depth: u64 = 0;
-        let mut in_string = false;
-        let mut escaped = false;
+        let mut scanner = ValueScanner::default();
         loop {
-            let bytes = self.chunks.bytes();
-            let mut at = self.chunks.pos;
-            while let Some(&byte) = bytes.get(at) {
-                if in_string {
-                    match byte {
-                        _ if escaped => escaped = false,
-                        b'\\' => escaped = true,
-                        b'"' => {
-                            in_string = false;
-                            if depth == 0 {
-                                self.chunks.pos = at + 1;
-                                return Ok(());
-                            }
-                        }
-                        _ => {}
-                    }
-                } else {
-                    match byte {
-                        b'"' => in_string = true,
-                        b'[' | b'{' => depth += 1,
-                        b']' | b'}' | b',' if depth == 0 => {
-                            self.chunks.pos = at;
-                            return Ok(());
-                        }
-                        b']' | b'}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                self.chunks.pos = at + 1;
-                                return Ok(());
-                            }
-                        }
-                        _ if is_space(byte) && depth == 0 => {
-                            self.chunks.pos = at;
-                            return Ok(());
-                        }
-                        _ => {}
-                    }
-                }
-                at += 1;
+            let bytes = &self.chunks.bytes()[self.chunks.pos..];
+            if let Some(length) = scanner.scan(bytes) {
+                self.chunks.pos += length;
+                return Ok(());
             }
-            self.chunks.pos = at;
+            self.chunks.pos += bytes.len();
             if !self.more(held)? {
                 return Ok(());
             }
@@ -892,39 +855,54 @@ fn string_length(bytes: &[u8]) -> Option<usize> {
 /// goes: a string, a bracketed value, or a run of other bytes up to a
 /// space or separator.
 fn value_length(bytes: &[u8]) -> usize {
-    let mut depth: u64 = 0;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (index, &byte) in bytes.iter().enumerate() {
-        if in_string {
+    ValueScanner::default().scan(bytes).unwrap_or(bytes.len())
+}
+
+/// Finds where a JSON value ends, a buffered run at a time: a string
+/// (escapes and all), or a run of other bytes up to a space or separator,
+/// with the brackets and braces inside it balanced. Syntax is not checked.
+#[derive(Default)]
+struct ValueScanner {
+    depth: u64,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl ValueScanner {
+    /// Scans on through `bytes`: the length of the value's part in them if
+    /// it ends there, else `None`, to be called again with what follows.
+    fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
+        for (index, &byte) in bytes.iter().enumerate() {
+            if self.in_string {
+                match byte {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => {
+                        self.in_string = false;
+                        if self.depth == 0 {
+                            return Some(index + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
             match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => {
-                    in_string = false;
-                    if depth == 0 {
-                        return index + 1;
+                b'"' => self.in_string = true,
+                b'[' | b'{' => self.depth += 1,
+                b']' | b'}' | b',' if self.depth == 0 => return Some(index),
+                b']' | b'}' => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        return Some(index + 1);
                     }
                 }
+                _ if self.depth == 0 && is_space(byte) => return Some(index),
                 _ => {}
             }
-            continue;
         }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' | b',' if depth == 0 => return index,
-            b']' | b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return index + 1;
-                }
-            }
-            _ if depth == 0 && is_space(byte) => return index,
-            _ => {}
-        }
+        None
     }
-    bytes.len()
 }
 
 /// serde_json's words for an error, without the position it appends.
