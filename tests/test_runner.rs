@@ -218,3 +218,59 @@ fn a_command_that_cannot_start_is_a_usage_error_before_any_test_runs() {
             .stderr(predicate::str::contains(format!("cannot start {command}")));
     }
 }
+
+#[test]
+fn endless_output_is_an_output_limit_in_bounded_memory() {
+    let dir = folder_of_tests();
+    let capped = |args: &[&str], dir: &Path| {
+        std::process::Command::new("prlimit")
+            .arg(format!("--as={}", 1u64 << 30))
+            .arg(common::binary())
+            .args(args)
+            .arg(dir)
+            .output()
+            .expect("prlimit runs")
+    };
+    let output = capped(&["test", "--time-limit", "5", "-c", "yes 0"], dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    // Four tests: three with answers, one judged against the built-in solver.
+    assert_eq!(stdout.matches(" OLE ").count(), 4, "{stdout}");
+    let save = tempfile::tempdir().expect("temp dir");
+    let stress = [
+        "stress",
+        "--seed",
+        "1",
+        "--time-limit",
+        "5",
+        "-c",
+        "yes 0",
+        "--save-dir",
+    ];
+    let output = capped(&stress, save.path());
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("OLE"),
+        "{output:?}"
+    );
+}
+
+#[test]
+fn a_solutions_standard_error_is_shown_escaped_and_cut() {
+    let dir = folder_of_tests();
+    let output = test_folder(dir.path())
+        .args(["-c", "fixtures/solutions/terminal-escapes.sh"])
+        .output()
+        .expect("binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{7}'),
+        "{stdout:?}"
+    );
+    assert!(
+        stdout.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7}boom"),
+        "{stdout}"
+    );
+    let longest = stdout.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 260, "a line of {longest} bytes");
+}

@@ -370,7 +370,10 @@ fn testlib_outcome(kind: VerdictKind) -> &'static str {
         VerdictKind::Accepted => "accepted",
         VerdictKind::WrongAnswer => "wrong-answer",
         VerdictKind::PresentationError => "presentation-error",
-        VerdictKind::RuntimeError | VerdictKind::TimeLimit | VerdictKind::JudgeFailure => "fail",
+        VerdictKind::RuntimeError
+        | VerdictKind::TimeLimit
+        | VerdictKind::OutputLimit
+        | VerdictKind::JudgeFailure => "fail",
     }
 }
 

@@ -224,7 +224,12 @@ impl Trial<'_> {
         })?;
         self.runs += 1;
         let (verdict, found) =
-            match process::run(&self.config.command, &self.input, self.config.time_limit) {
+            match process::run(
+                &self.config.command,
+                &self.input,
+                self.config.time_limit,
+                process::output_cap(&expected),
+            ) {
                 Ok(run) => (process::verdict_of(&run, &expected), run.stdout),
                 Err(error) => {
                     let status = format!(

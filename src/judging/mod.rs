@@ -23,6 +23,8 @@ pub enum VerdictKind {
     RuntimeError,
     /// The solution was stopped at the time limit.
     TimeLimit,
+    /// The solution wrote more than it may (twice the answer and 1 MiB).
+    OutputLimit,
     /// The judge's own data is wrong (the answer file, the input), or judging failed.
     JudgeFailure,
 }
@@ -36,6 +38,7 @@ impl VerdictKind {
             VerdictKind::PresentationError => "PE",
             VerdictKind::RuntimeError => "RE",
             VerdictKind::TimeLimit => "TLE",
+            VerdictKind::OutputLimit => "OLE",
             VerdictKind::JudgeFailure => "FAIL",
         }
     }
@@ -48,6 +51,7 @@ impl VerdictKind {
             VerdictKind::PresentationError => "wrong output format",
             VerdictKind::RuntimeError => "runtime error",
             VerdictKind::TimeLimit => "time limit exceeded",
+            VerdictKind::OutputLimit => "output limit exceeded",
             VerdictKind::JudgeFailure => "FAIL",
         }
     }
@@ -173,7 +177,7 @@ impl Protocol {
             (_, Accepted) => 0,
             (Protocol::Testlib, PresentationError) => 2,
             (_, WrongAnswer | PresentationError) => 1,
-            (_, RuntimeError | TimeLimit | JudgeFailure) => 3,
+            (_, RuntimeError | TimeLimit | OutputLimit | JudgeFailure) => 3,
         }
     }
 

@@ -19,6 +19,21 @@ use wait_timeout::ChildExt;
 /// How many lines of a crashed solution's standard error a verdict quotes.
 const STDERR_LINES: usize = 3;
 
+/// Bytes of a quoted standard error line shown; the rest is cut.
+const STDERR_LINE_BYTES: usize = 200;
+
+/// Standard error kept from a run: its start is what a verdict quotes; the
+/// rest is read and dropped, so that a flood neither stops the solution
+/// nor fills memory.
+const STDERR_KEPT: usize = 64 * 1024;
+
+/// Standard output a run may write: twice the expected answer and 1 MiB
+/// more, past which it is stopped with an output-limit verdict. So the
+/// runner's memory is bounded whatever the solution prints.
+pub fn output_cap(expected: &[u8]) -> usize {
+    expected.len().saturating_mul(2).saturating_add(1024 * 1024)
+}
+
 /// A finished run of a solution.
 #[derive(Debug)]
 pub struct Run {
@@ -26,15 +41,17 @@ pub struct Run {
     pub status: Option<ExitStatus>,
     /// Its standard output.
     pub stdout: Vec<u8>,
-    /// Its standard error.
+    /// Its standard error, its first [`STDERR_KEPT`] bytes.
     pub stderr: Vec<u8>,
+    /// Whether it wrote more standard output than it was allowed.
+    pub output_limit: bool,
     /// Wall time until it ended or was killed.
     pub elapsed: Duration,
 }
 
 /// Runs `command` (program and arguments) with `input` as standard input,
 /// killing it and everything it started at `limit`.
-pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run> {
+pub fn run(command: &[String], input: &Path, limit: Duration, output_cap: usize) -> io::Result<Run> {
     let (program, args) = command
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
@@ -50,7 +67,8 @@ pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run>
     // Both pipes are drained at once, or a child filling one would wait
     // forever on it: a thread each. Threads the system refuses (a process
     // limit) end the run with an error, never a panic.
-    let drained = drain(child.stdout.take()).and_then(|stdout| Ok((stdout, drain(child.stderr.take())?)));
+    let drained = drain(child.stdout.take(), Some(output_cap))
+        .and_then(|stdout| Ok((stdout, drain(child.stderr.take(), None)?)));
     let (stdout, stderr) = match drained {
         Ok(handles) => handles,
         Err(error) => {
@@ -71,22 +89,46 @@ pub fn run(command: &[String], input: &Path, limit: Duration) -> io::Result<Run>
     // pipes open. The group keeps the child's pid while any member lives, and
     // pids are handed out in sequence, so the signal cannot reach a stranger.
     kill_group(&mut child);
+    let (stdout, output_limit) = stdout.join().unwrap_or_default();
+    let (stderr, _) = stderr.join().unwrap_or_default();
     Ok(Run {
         status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout,
+        stderr,
+        output_limit,
         elapsed,
     })
 }
 
-fn drain(pipe: Option<impl Read + Send + 'static>) -> io::Result<thread::JoinHandle<Vec<u8>>> {
+/// Reads a pipe of the child's on a thread of its own. With a `cap`, more
+/// than `cap` bytes close the pipe (the writer then dies of SIGPIPE, or
+/// stops at the time limit) and report `true`; without one, the first
+/// [`STDERR_KEPT`] bytes are kept and the rest read and dropped.
+fn drain(
+    pipe: Option<impl Read + Send + 'static>,
+    cap: Option<usize>,
+) -> io::Result<thread::JoinHandle<(Vec<u8>, bool)>> {
     thread::Builder::new().spawn(move || {
         let mut bytes = Vec::new();
-        if let Some(mut pipe) = pipe {
+        let Some(mut pipe) = pipe else {
+            return (bytes, false);
+        };
+        let mut chunk = vec![0; 64 * 1024];
+        loop {
             // A read error leaves what was read: the verdict works with that.
-            let _ = pipe.read_to_end(&mut bytes);
+            let read = match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => return (bytes, false),
+                Ok(read) => read,
+            };
+            match cap {
+                Some(cap) if bytes.len() + read > cap => return (bytes, true),
+                Some(_) => bytes.extend_from_slice(&chunk[..read]),
+                None => {
+                    let room = STDERR_KEPT.saturating_sub(bytes.len());
+                    bytes.extend_from_slice(&chunk[..read.min(room)]);
+                }
+            }
         }
-        bytes
     })
 }
 
@@ -107,7 +149,7 @@ pub fn judge(
     expected: &[u8],
     limit: Duration,
 ) -> (Verdict, Duration) {
-    let run = match run(command, input, limit) {
+    let run = match run(command, input, limit, output_cap(expected)) {
         Ok(run) => run,
         Err(error) => {
             let status = format!("cannot run {}: {error}", shell_words::join(command));
@@ -123,6 +165,13 @@ pub fn judge(
 /// The verdict on a finished run: how it ended, and then its output
 /// compared with `expected` the way `check` compares it.
 pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
+    if run.output_limit {
+        let message = format!(
+            "more than {} bytes of output (twice the answer and 1 MiB)",
+            output_cap(expected)
+        );
+        return Verdict::new(VerdictKind::OutputLimit, message);
+    }
     let Some(status) = run.status else {
         return Verdict::new(VerdictKind::TimeLimit, "");
     };
@@ -133,9 +182,20 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
             (None, None) => status.to_string(),
         };
         let mut verdict = Verdict::new(VerdictKind::RuntimeError, status);
+        // The solution's bytes, escaped and cut: they must not drive the
+        // terminal they are shown on.
         verdict.details = String::from_utf8_lossy(&run.stderr)
             .lines()
             .take(STDERR_LINES)
+            .map(|line| {
+                let shown: String = line.chars().take(STDERR_LINE_BYTES).collect();
+                let escaped = shown.escape_debug().to_string();
+                if shown.len() < line.len() {
+                    escaped + "..."
+                } else {
+                    escaped
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n");
         return verdict;
