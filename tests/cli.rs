@@ -298,3 +298,31 @@ fn a_huge_thread_count_is_capped_and_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn a_mistyped_command_is_named_not_opened_as_a_file() {
+    for (typed, meant) in [
+        ("sovle", "solve"),
+        ("chek", "check"),
+        ("tets", "test"),
+        ("valdiate", "validate"),
+    ] {
+        tictactoe()
+            .args([typed, "x.in"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "did you mean `tictactoe {meant}`?"
+            )));
+    }
+    // A file of that name is solved; a missing file is still a missing file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("sovle"), "1\n3\n1\n0 0 1\n").expect("file written");
+    tictactoe()
+        .current_dir(dir.path())
+        .arg("sovle")
+        .assert()
+        .code(0)
+        .stdout("0\n");
+    tictactoe().arg("no-such.in").assert().code(66);
+}

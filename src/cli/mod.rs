@@ -41,7 +41,7 @@ use crate::pipeline::parallel::MOST_THREADS;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A reference solver for Design Tic-Tac-Toe (LeetCode 348).
@@ -139,6 +139,9 @@ impl Cli {
 /// `Ok` carries the status of a command that ran: 0 for `solve`, and a
 /// verdict for judge tools, whose protocols give statuses meanings.
 pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
+    if let Some(message) = mistyped_command(&args) {
+        return Err(Failure::Run(Error::Usage(message)));
+    }
     let config = match plain_solve(&args) {
         Some(config) => config,
         None => {
@@ -507,6 +510,24 @@ const COMMAND_NAMES: [&str; 10] = [
     "completions",
     "help",
 ];
+
+/// A first argument that is no file but nearly a command's name
+/// (`sovle`): a usage error saying which command was meant, rather than
+/// "cannot open sovle".
+fn mistyped_command(args: &[OsString]) -> Option<String> {
+    let first = args.first()?.to_str()?;
+    // A name with a dot or a slash, or a short one, is taken for a file.
+    let file_like = first.contains(['.', '/']) || first.len() < 3 || first.starts_with('-');
+    if file_like || COMMAND_NAMES.contains(&first) || Path::new(first).exists() {
+        return None;
+    }
+    let (distance, closest) = COMMAND_NAMES
+        .iter()
+        .map(|name| (strsim::damerau_levenshtein(first, name), name))
+        .min()?;
+    let near = distance <= 1 || (distance == 2 && first.len() >= 5);
+    near.then(|| format!("no command or file {first:?}; did you mean `tictactoe {closest}`?"))
+}
 
 /// The settings for a command line of input files only, or none (`args`
 /// without the program's name): `solve` with every default, found without
