@@ -246,6 +246,17 @@ fn digit_pairs(word: u64) -> u64 {
 /// costs a fraction of reading its three tokens one by one.
 #[inline(always)]
 pub fn parse_move_line(word: u64, len: usize) -> Option<[u32; 3]> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // The high bit of each byte equal to `byte`, exactly: each byte's low
+    // seven bits are added on their own, so no carry crosses bytes.
+    let equal_to = |byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        !(((x & !HIGH) + !HIGH) | x) & HIGH
+    };
+    // Digits become 0 to 9 after the XOR; 0x76 + 9 is the largest sum below 0x80.
+    let y = word ^ (ONES * u64::from(b'0'));
+    let digits = !(((y & !HIGH) + ONES * 0x76) | y) & HIGH;
     // The bytes before the LF, less a CR just before it: `R C P`.
     let mut body = len.wrapping_sub(1);
     if !(5..=8).contains(&body) {
@@ -254,59 +265,26 @@ pub fn parse_move_line(word: u64, len: usize) -> Option<[u32; 3]> {
     if (word >> (8 * (body - 1))) as u8 == b'\r' {
         body -= 1;
     }
-    parse_fields(word, body, b' ').map(|(fields, _)| fields)
-}
-
-/// Reads `R C P` from the first `body` bytes of `word` (little-endian),
-/// the three separated by single `separator` bytes, R and C of one or two
-/// digits and P of one: the fields and the length of R. `None` for any
-/// other shape. The usual move line's body, and a LeetCode argument list's
-/// (`R,C,P` between its brackets).
-#[inline(always)]
-pub fn parse_fields(word: u64, body: usize, separator: u8) -> Option<([u32; 3], usize)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    if !(5..=8).contains(&body) {
-        return None;
-    }
-    // The high bit of each byte equal to the separator, exactly: each
-    // byte's low seven bits are added on their own, so no carry crosses
-    // bytes.
-    let x = word ^ (ONES * u64::from(separator));
-    let separators = !(((x & !HIGH) + !HIGH) | x) & HIGH;
-    // Digits become 0 to 9 after the XOR; 0x76 + 9 is the largest sum below 0x80.
-    let y = word ^ (ONES * u64::from(b'0'));
-    let digits = !(((y & !HIGH) + ONES * 0x76) | y) & HIGH;
     let body_mask = HIGH >> (8 * (8 - body));
-    // The first separator ends R; P is the last byte, so the second
-    // separator is just before it, and C fills what lies between.
-    let separators = separators & body_mask;
-    let row_len = (separators.trailing_zeros() / 8) as usize;
+    // The first space ends R; P is the last byte, so the second space is
+    // just before it, and C fills what lies between.
+    let spaces = equal_to(b' ') & body_mask;
+    let row_len = (spaces.trailing_zeros() / 8) as usize;
     let col_len = body.wrapping_sub(row_len + 3);
     if row_len.wrapping_sub(1) >= 2 || col_len.wrapping_sub(1) >= 2 {
         return None;
     }
-    let expected: u64 = (0x80 << (8 * row_len)) | (0x80 << (8 * (body - 2)));
-    if separators != expected || (digits | separators) & body_mask != body_mask {
+    let expected_spaces: u64 = (0x80 << (8 * row_len)) | (0x80 << (8 * (body - 2)));
+    if spaces != expected_spaces || (digits | spaces) & body_mask != body_mask {
         return None;
     }
-    // A separator's low nibble must read as 0 in the digit pairs, as a
-    // space's does: clear the separators' bytes to spaces first.
-    let spaced = if separator == b' ' {
-        word
-    } else {
-        (word & !(separators >> 7).wrapping_mul(0xFF)) | (separators >> 7).wrapping_mul(0x20)
-    };
-    let pairs = digit_pairs(spaced);
+    let pairs = digit_pairs(word);
     let pair_ending_at = |at: usize| ((pairs >> (8 * at)) & 0xFF) as u32;
-    Some((
-        [
-            pair_ending_at(row_len - 1),
-            pair_ending_at(body - 3),
-            ((word >> (8 * (body - 1))) & 0x0F) as u32,
-        ],
-        row_len,
-    ))
+    Some([
+        pair_ending_at(row_len - 1),
+        pair_ending_at(body - 3),
+        ((word >> (8 * (body - 1))) & 0x0F) as u32,
+    ])
 }
 
 #[cfg(test)]
