@@ -204,6 +204,14 @@ pub enum Error {
     /// Writing the output failed (a closed pipe included).
     #[error("cannot write the output: {0}")]
     Write(#[source] io::Error),
+    /// A process could not be started, watched or measured.
+    #[error("cannot {what}: {source}")]
+    Process {
+        /// What was being done.
+        what: &'static str,
+        /// Why it failed.
+        source: io::Error,
+    },
     /// Settings that parse but cannot work together, found after parsing.
     #[error("{0}")]
     Usage(String),

@@ -60,7 +60,8 @@ fn widen_pipe(file: &File) {
         use std::os::unix::fs::FileTypeExt;
         meta.file_type().is_fifo()
     }) {
-        let _ = rustix::pipe::fcntl_setpipe_size(file, PIPE_CAPACITY);
+        let capacity = PIPE_CAPACITY as nix::libc::c_int;
+        let _ = nix::fcntl::fcntl(file, nix::fcntl::FcntlArg::F_SETPIPE_SZ(capacity));
     }
 }
 

@@ -12,6 +12,9 @@ use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
 
+/// What a verdict line says a run cost: wall time, CPU time, peak memory.
+const USAGE: &str = r"\d+\.\d\ds cpu \d+\.\d\ds \d+\.\d MiB";
+
 /// A folder of three generated tests with answers, plus one with no answer file.
 fn folder_of_tests() -> TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -53,9 +56,9 @@ fn test_folder_within(dir: &Path, seconds: &str) -> Command {
 fn the_built_in_solver_passes_every_test_including_one_without_an_answer() {
     let dir = folder_of_tests();
     test_folder(dir.path()).assert().success().stdout(
-        predicate::str::is_match(
-            r"^01 AC \d+\.\d\ds\n02 AC .*\n03 AC .*\n04 AC .*\n4 passed, 0 failed\n$",
-        )
+        predicate::str::is_match(format!(
+            r"^01 AC {USAGE}\n02 AC .*\n03 AC .*\n04 AC .*\n4 passed, 0 failed\n$"
+        ))
         .expect("regex"),
     );
 }
@@ -73,9 +76,9 @@ fn a_solution_that_always_prints_zero_gets_wrong_answer_with_case_and_move() {
         .assert()
         .code(1)
         .stdout(
-            predicate::str::is_match(
-                r"01 WA \d+\.\d\ds: case 1, move \d+: expected [12], found 0\n",
-            )
+            predicate::str::is_match(format!(
+                r"01 WA {USAGE}: case 1, move \d+: expected [12], found 0\n"
+            ))
             .expect("regex"),
         )
         .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
@@ -92,7 +95,7 @@ fn a_crashing_solution_gets_runtime_error_with_its_status_and_stderr() {
             "01 RE",
         ))
         .stdout(predicate::str::contains(
-            "s: exit status 3\n    Traceback (most recent call last):\n    IndexError: list index out of range\n",
+            "MiB: exit status 3\n    Traceback (most recent call last):\n    IndexError: list index out of range\n",
         ))
         .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
 }
@@ -105,7 +108,7 @@ fn a_sleeping_solution_is_killed_at_the_time_limit() {
         .args(["-c", "python3 fixtures/solutions/sleep.py", "-j", "2"])
         .assert()
         .code(1)
-        .stdout(predicate::str::is_match(r"01 TLE \d+\.\d\ds\n").expect("regex"))
+        .stdout(predicate::str::is_match(format!(r"01 TLE {USAGE}\n")).expect("regex"))
         .stdout(predicate::str::ends_with("0 passed, 4 failed\n"));
     assert!(
         started.elapsed().as_secs() < 5,

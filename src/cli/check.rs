@@ -372,6 +372,7 @@ fn testlib_outcome(kind: VerdictKind) -> &'static str {
         VerdictKind::PresentationError => "presentation-error",
         VerdictKind::RuntimeError
         | VerdictKind::TimeLimit
+        | VerdictKind::MemoryLimit
         | VerdictKind::OutputLimit
         | VerdictKind::JudgeFailure => "fail",
     }

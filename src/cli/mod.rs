@@ -8,6 +8,7 @@ mod convert;
 mod generate;
 mod solve;
 mod stress;
+mod supervise;
 mod test;
 mod trace;
 mod validate;
@@ -24,6 +25,8 @@ pub use solve::SolveConfig;
 use solve::{SOLVE_HELP, SolveArgs};
 pub use stress::StressConfig;
 use stress::{STRESS_HELP, StressArgs};
+pub use supervise::SuperviseConfig;
+use supervise::SuperviseArgs;
 pub use test::TestConfig;
 use test::{TEST_HELP, TestArgs};
 pub use trace::TraceConfig;
@@ -90,6 +93,9 @@ enum Command {
     /// Print shell completions for bash, zsh or fish.
     #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
+    /// The process between `test` or `stress` and a solution (internal).
+    #[command(hide = true)]
+    Supervise(SuperviseArgs),
 }
 
 /// A command with its settings.
@@ -113,6 +119,8 @@ pub enum Config {
     Test(TestConfig),
     /// Hunt for an input on which a solution and the reference disagree.
     Stress(StressConfig),
+    /// Supervise a solution's run, for `test` and `stress`.
+    Supervise(SuperviseConfig),
 }
 
 impl Cli {
@@ -129,6 +137,7 @@ impl Cli {
             Some(Command::Gen(args)) => Config::Gen(args.into_config()),
             Some(Command::Test(args)) => Config::Test(args.into_config()),
             Some(Command::Stress(args)) => Config::Stress(args.into_config()),
+            Some(Command::Supervise(args)) => Config::Supervise(args.into_config()?),
         })
     }
 }
@@ -224,9 +233,12 @@ impl Failure {
             }
             Failure::Run(Error::Data { .. } | Error::NoSuchCase { .. }) => FailureKind::Data,
             Failure::Run(Error::Open { .. }) => FailureKind::NoInput,
-            Failure::Run(Error::Read { .. } | Error::CreateOutput { .. } | Error::Write(_)) => {
-                FailureKind::Io
-            }
+            Failure::Run(
+                Error::Read { .. }
+                | Error::CreateOutput { .. }
+                | Error::Write(_)
+                | Error::Process { .. },
+            ) => FailureKind::Io,
             Failure::Run(Error::Usage(_)) => FailureKind::Usage,
         }
     }
@@ -282,6 +294,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
             trace::run(&config, stdout()?, colour).map(|()| 0)
         }
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
+        Config::Supervise(config) => supervise::run(&config),
     }
 }
 
@@ -304,6 +317,48 @@ fn parse_command_line(line: &str) -> Result<CommandLine, String> {
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
     Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+/// A memory size: a number of MiB, or a number with K, M or G (binary
+/// units, an optional `iB` or `B` after them).
+fn parse_memory(text: &str) -> Result<u64, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = text[digits.len()..].to_ascii_uppercase();
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" | "M" => 20,
+        "K" => 10,
+        "G" => 30,
+        _ => return Err(format!("{unit:?} is not a unit: use K, M or G")),
+    };
+    let amount: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size such as 256 or 1G"))?;
+    match amount.checked_mul(1 << shift) {
+        Some(0) | None => Err(format!("{text:?} is not a usable memory limit")),
+        Some(bytes) => Ok(bytes),
+    }
+}
+
+/// Limits a solution runs under, as `test` and `stress` take them.
+#[derive(Debug, Args)]
+struct LimitArgs {
+    /// Seconds of wall time a run may take, for its whole process tree,
+    /// before it is killed (TLE).
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// Address space each process of a run may map: MiB, or with K, M or G
+    /// (256, 1G). A run that fails for want of it is MLE [default: none].
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    memory_limit: Option<u64>,
+}
+
+impl LimitArgs {
+    fn into_limits(self) -> crate::judging::process::Limits {
+        crate::judging::process::Limits {
+            time: self.time_limit,
+            memory: self.memory_limit,
+        }
+    }
 }
 
 /// A solution's command line, already split into words.

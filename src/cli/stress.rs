@@ -10,7 +10,7 @@
 //! (WA stays WA, RE stays RE, TLE stays TLE).
 
 use super::SpecArgs;
-use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
+use super::{AfterWinArgs, CommandLine, LimitArgs, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
 use crate::files::{Output, OutputTarget};
 use crate::format::Format;
@@ -55,9 +55,8 @@ pub(super) struct StressArgs {
     /// The most seconds to search.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     time: Option<Duration>,
-    /// Seconds one run of the solution may take before it counts as a timeout.
-    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
-    time_limit: Duration,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Where failing.in and failing.ans are written.
     #[arg(long, value_name = "DIR", default_value = ".")]
     save_dir: PathBuf,
@@ -76,8 +75,8 @@ pub struct StressConfig {
     pub iterations: u64,
     /// The most time to search, if bounded.
     pub time: Option<Duration>,
-    /// How long one run of the solution may take.
-    pub time_limit: Duration,
+    /// The limits each run of the solution has.
+    pub limits: process::Limits,
     /// Where `failing.in` and `failing.ans` go.
     pub save_dir: PathBuf,
 }
@@ -227,7 +226,7 @@ impl Trial<'_> {
             match process::run(
                 &self.config.command,
                 &self.input,
-                self.config.time_limit,
+                self.config.limits,
                 process::output_cap(&expected),
             ) {
                 Ok(run) => (process::verdict_of(&run, &expected), run.stdout),
@@ -572,7 +571,7 @@ impl StressArgs {
                 None => 1000,
             }),
             time: self.time,
-            time_limit: self.time_limit,
+            limits: self.limits.into_limits(),
             save_dir: self.save_dir,
         }
     }

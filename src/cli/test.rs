@@ -1,6 +1,6 @@
 //! `test`: runs a solution over a folder of tests and gives a verdict per test, like `oj test`.
 
-use super::{AfterWinArgs, CommandLine, parse_command_line, parse_seconds};
+use super::{AfterWinArgs, CommandLine, LimitArgs, parse_command_line};
 use crate::error::{Error, InputName};
 use crate::game::Rules;
 use crate::judging::process;
@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
 
 pub(super) const TEST_HELP: &str = "\
 NAME.in pairs with NAME.ans or NAME.out; a test with neither is judged against
@@ -36,9 +35,8 @@ pub(super) struct TestArgs {
     /// [default: the built-in solver].
     #[arg(short = 'c', long = "command", value_name = "CMD", value_parser = parse_command_line)]
     command: Option<CommandLine>,
-    /// Seconds a test may run before it is killed (TLE).
-    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
-    time_limit: Duration,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// How many tests run at once; lines still come out in name order.
     #[arg(short = 'j', long, value_name = "J", default_value_t = 1)]
     jobs: usize,
@@ -53,8 +51,8 @@ pub struct TestConfig {
     pub dir: PathBuf,
     /// The solution; `None` is the built-in solver.
     pub command: Option<Vec<String>>,
-    /// How long a test may run.
-    pub time_limit: Duration,
+    /// The limits each test runs under.
+    pub limits: process::Limits,
     /// How many tests run at once.
     pub jobs: usize,
     /// The rules for tests without an answer file (and for the built-in solver).
@@ -120,17 +118,18 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
         for (index, result) in receiver {
             bar.inc(1);
             pending.insert(index, result);
-            while let Some((verdict, elapsed)) = pending.remove(&printed) {
+            while let Some(judged) = pending.remove(&printed) {
+                let process::Judged { verdict, usage } = judged;
                 if verdict.is_accepted() {
                     passed += 1;
                 } else {
                     failed += 1;
                 }
                 let line = format!(
-                    "{} {} {:.2}s{}",
+                    "{} {} {}{}",
                     tests[printed].name,
                     verdict.kind.code(),
-                    elapsed.as_secs_f64(),
+                    usage.describe(),
                     verdict.explanation()
                 );
                 bar.suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))
@@ -190,12 +189,17 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
     Ok(tests)
 }
 
-fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> (Verdict, Duration) {
+fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::Judged {
     let expected = match expected_answer(test, config) {
         Ok(expected) => expected,
-        Err(why) => return (Verdict::new(VerdictKind::JudgeFailure, why), Duration::ZERO),
+        Err(why) => {
+            return process::Judged {
+                verdict: Verdict::new(VerdictKind::JudgeFailure, why),
+                usage: process::Usage::default(),
+            };
+        }
     };
-    process::judge(command, &test.input, &expected, config.time_limit)
+    process::judge(command, &test.input, &expected, config.limits)
 }
 
 /// The answer file's bytes, or the built-in solver's answer when there is none.
@@ -222,7 +226,7 @@ impl TestArgs {
         TestConfig {
             dir: self.dir,
             command: self.command.map(|line| line.0),
-            time_limit: self.time_limit,
+            limits: self.limits.into_limits(),
             jobs: self.jobs,
             rules: self.after_win.into_rules(),
         }

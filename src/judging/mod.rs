@@ -5,6 +5,7 @@
 pub mod check;
 pub mod generate;
 pub mod process;
+pub mod supervise;
 pub mod validate;
 
 use crate::format::answers::{Comparison, Difference};
@@ -23,6 +24,8 @@ pub enum VerdictKind {
     RuntimeError,
     /// The solution was stopped at the time limit.
     TimeLimit,
+    /// The solution failed under its memory limit for want of memory.
+    MemoryLimit,
     /// The solution wrote more than it may (twice the answer and 1 MiB).
     OutputLimit,
     /// The judge's own data is wrong (the answer file, the input), or judging failed.
@@ -30,7 +33,7 @@ pub enum VerdictKind {
 }
 
 impl VerdictKind {
-    /// The short name judges use: AC, WA, PE, RE, TLE, FAIL.
+    /// The short name judges use: AC, WA, PE, RE, TLE, MLE, OLE, FAIL.
     pub fn code(self) -> &'static str {
         match self {
             VerdictKind::Accepted => "AC",
@@ -38,6 +41,7 @@ impl VerdictKind {
             VerdictKind::PresentationError => "PE",
             VerdictKind::RuntimeError => "RE",
             VerdictKind::TimeLimit => "TLE",
+            VerdictKind::MemoryLimit => "MLE",
             VerdictKind::OutputLimit => "OLE",
             VerdictKind::JudgeFailure => "FAIL",
         }
@@ -51,6 +55,7 @@ impl VerdictKind {
             VerdictKind::PresentationError => "wrong output format",
             VerdictKind::RuntimeError => "runtime error",
             VerdictKind::TimeLimit => "time limit exceeded",
+            VerdictKind::MemoryLimit => "memory limit exceeded",
             VerdictKind::OutputLimit => "output limit exceeded",
             VerdictKind::JudgeFailure => "FAIL",
         }
@@ -177,7 +182,7 @@ impl Protocol {
             (_, Accepted) => 0,
             (Protocol::Testlib, PresentationError) => 2,
             (_, WrongAnswer | PresentationError) => 1,
-            (_, RuntimeError | TimeLimit | OutputLimit | JudgeFailure) => 3,
+            (_, RuntimeError | TimeLimit | MemoryLimit | OutputLimit | JudgeFailure) => 3,
         }
     }
 

@@ -1,31 +1,53 @@
-//! Runs a solution on one input under a time limit and gives the verdict.
+//! Runs a solution on one input under its limits and gives the verdict.
 //!
-//! The solution runs in a process group of its own, so that a time limit
-//! kills a shell script together with whatever it started, and its output
-//! pipes are drained by threads, so that a chatty solution cannot block.
+//! The solution runs under a supervisor, this binary's hidden `supervise`
+//! command (see [`super::supervise`]), which holds the solution's whole
+//! process tree to the time and memory limits and measures it. This side
+//! feeds the input, drains the output pipes on threads of their own (so a
+//! chatty solution cannot block, and more than its allowance ends the run),
+//! and keeps a watchdog on the supervisor itself: a solution that stops or
+//! kills its supervisor is still stopped [`GRACE`] after its limit, and what
+//! it started comes to this process, a reaper too, which ends it.
 
+use super::supervise::{self, Ending, Report};
 use super::{Verdict, VerdictKind};
 use crate::format::answers::{Mode, compare};
-use rustix::process::{Pid, Signal, kill_process_group};
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, Once};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use wait_timeout::ChildExt;
 
 /// How many lines of a crashed solution's standard error a verdict quotes.
 const STDERR_LINES: usize = 3;
 
 /// Bytes of a quoted standard error line shown; the rest is cut.
-const STDERR_LINE_BYTES: usize = 200;
+pub const STDERR_LINE_BYTES: usize = 200;
 
 /// Standard error kept from a run: its start is what a verdict quotes; the
 /// rest is read and dropped, so that a flood neither stops the solution
 /// nor fills memory.
-const STDERR_KEPT: usize = 64 * 1024;
+pub const STDERR_KEPT: usize = 64 * 1024;
+
+/// How long after the time limit a verdict comes at the latest: the
+/// supervisor kills at the limit; the watchdog kills the supervisor this
+/// much later, when the solution stopped it (SIGSTOP) or it could not run.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// What a solution's standard error says when an allocation failed: how a
+/// failed run under a memory limit is told from any other crash.
+const OUT_OF_MEMORY_MARKERS: [&str; 7] = [
+    "std::bad_alloc",
+    "MemoryError",
+    "memory allocation of",
+    "OutOfMemoryError",
+    "out of memory",
+    "Cannot allocate memory",
+    "Out of memory",
+];
 
 /// Standard output a run may write: twice the expected answer and 1 MiB
 /// more, past which it is stopped with an output-limit verdict. So the
@@ -34,36 +56,115 @@ pub fn output_cap(expected: &[u8]) -> usize {
     expected.len().saturating_mul(2).saturating_add(1024 * 1024)
 }
 
+/// The limits a solution runs under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall time, for the whole process tree.
+    pub time: Duration,
+    /// Address space of each process, in bytes, if limited.
+    pub memory: Option<u64>,
+}
+
+/// What one run of a solution cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Wall time until it ended or was killed.
+    pub wall: Duration,
+    /// CPU time (user and system) of all its processes.
+    pub cpu: Duration,
+    /// The largest peak resident memory of any one of its processes, in KiB.
+    pub peak_kib: u64,
+}
+
+impl Usage {
+    /// `0.12s cpu 0.10s 3.4 MiB`: how `test` and `stress` show it.
+    pub fn describe(&self) -> String {
+        format!(
+            "{:.2}s cpu {:.2}s {:.1} MiB",
+            self.wall.as_secs_f64(),
+            self.cpu.as_secs_f64(),
+            self.peak_kib as f64 / 1024.0
+        )
+    }
+}
+
 /// A finished run of a solution.
 #[derive(Debug)]
 pub struct Run {
-    /// How it ended; `None` when it was killed at the time limit.
-    pub status: Option<ExitStatus>,
+    /// How it ended, as its supervisor saw it; `Err` says why the supervisor
+    /// gave no report (the watchdog stopped it, or the solution killed it).
+    pub ending: Result<Ending, String>,
+    /// What it cost.
+    pub usage: Usage,
     /// Its standard output.
     pub stdout: Vec<u8>,
     /// Its standard error, its first [`STDERR_KEPT`] bytes.
     pub stderr: Vec<u8>,
     /// Whether it wrote more standard output than it was allowed.
     pub output_limit: bool,
-    /// Wall time until it ended or was killed.
-    pub elapsed: Duration,
+    /// The limits it ran under.
+    pub limits: Limits,
 }
 
-/// Runs `command` (program and arguments) with `input` as standard input,
-/// killing it and everything it started at `limit`.
-pub fn run(command: &[String], input: &Path, limit: Duration, output_cap: usize) -> io::Result<Run> {
-    let (program, args) = command
-        .split_first()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
-    let stdin = File::open(input)?;
-    let start = Instant::now();
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(stdin)
+/// The supervisors this process has running: every other child it has is
+/// something a solution left when its supervisor died, and is ended.
+static SUPERVISORS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Makes this process the reaper of its descendants' orphans, once.
+fn become_reaper() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Without it, what escapes a killed supervisor goes to init: the
+        // supervisor's own sweep still covers every run that ends normally.
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    });
+}
+
+/// Ends every child of this process that is not a running supervisor.
+fn end_orphans() {
+    let live = SUPERVISORS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    supervise::end_children(|pid| {
+        u32::try_from(pid.as_raw()).is_ok_and(|pid| live.contains(&pid))
+    });
+}
+
+/// Runs `command` (program and arguments) with `input` as standard input
+/// under `limits`, through a supervisor.
+pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) -> io::Result<Run> {
+    if command.is_empty() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
+    }
+    become_reaper();
+    let exe = std::env::current_exe()?;
+    let report_file = tempfile::NamedTempFile::new()?;
+    let mut supervisor = Command::new(exe);
+    supervisor
+        .arg("supervise")
+        .arg("--time-limit")
+        .arg(limits.time.as_secs_f64().to_string())
+        .arg("--report")
+        .arg(report_file.path());
+    if let Some(bytes) = limits.memory {
+        supervisor.arg("--memory-limit").arg(bytes.to_string());
+    }
+    supervisor
+        .arg("--")
+        .args(command)
+        .stdin(File::open(input)?)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()?;
+        .stderr(Stdio::piped());
+    let mut child = {
+        // Held while spawning, so that a sweep cannot take the new
+        // supervisor for an orphan.
+        let mut live = SUPERVISORS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let child = supervisor.spawn()?;
+        live.push(child.id());
+        child
+    };
+    let forget = |pid: u32| {
+        let mut live = SUPERVISORS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        live.retain(|&running| running != pid);
+    };
     // Both pipes are drained at once, or a child filling one would wait
     // forever on it: a thread each. Threads the system refuses (a process
     // limit) end the run with an error, never a panic.
@@ -72,31 +173,71 @@ pub fn run(command: &[String], input: &Path, limit: Duration, output_cap: usize)
     let (stdout, stderr) = match drained {
         Ok(handles) => handles,
         Err(error) => {
-            kill_group(&mut child);
+            let _ = child.kill();
+            let _ = child.wait();
+            forget(child.id());
+            end_orphans();
             return Err(error);
         }
     };
-    let status = match child.wait_timeout(limit) {
-        Ok(Some(status)) => Some(status),
-        Ok(None) => None,
+    let status = child.wait_timeout(limits.time + GRACE);
+    let status = match status {
+        Ok(Some(status)) => Ok(status),
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(format!(
+                "still running {:.1}s after the time limit (stopped?)",
+                GRACE.as_secs_f64()
+            ))
+        }
         Err(error) => {
-            kill_group(&mut child);
-            return Err(error);
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(format!("cannot wait for the supervisor: {error}"))
         }
     };
-    let elapsed = start.elapsed();
-    // Also ends what a finished script left running, which would hold the
-    // pipes open. The group keeps the child's pid while any member lives, and
-    // pids are handed out in sequence, so the signal cannot reach a stranger.
-    kill_group(&mut child);
+    forget(child.id());
+    let report = std::fs::read_to_string(report_file.path())
+        .ok()
+        .and_then(|line| Report::parse(&line));
+    if report.is_none() {
+        // The supervisor died without its sweep: what the solution started
+        // came here.
+        end_orphans();
+    }
     let (stdout, output_limit) = stdout.join().unwrap_or_default();
     let (stderr, _) = stderr.join().unwrap_or_default();
+    let (ending, usage) = match (report, status) {
+        (Some(report), _) => (
+            Ok(report.ending),
+            Usage {
+                wall: report.wall,
+                cpu: report.cpu,
+                peak_kib: report.peak_kib,
+            },
+        ),
+        (None, Err(why)) => (
+            Err(why),
+            Usage {
+                wall: limits.time + GRACE,
+                ..Usage::default()
+            },
+        ),
+        (None, Ok(status)) => (
+            Err(format!(
+                "its supervisor ended without a report ({status}): did the solution kill its parent?"
+            )),
+            Usage::default(),
+        ),
+    };
     Ok(Run {
-        status,
+        ending,
+        usage,
         stdout,
         stderr,
         output_limit,
-        elapsed,
+        limits,
     })
 }
 
@@ -132,34 +273,57 @@ fn drain(
     })
 }
 
-fn kill_group(child: &mut Child) {
-    let group = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
-    if let Some(group) = group {
-        // The group may be gone already: nothing is left to stop then.
-        let _ = kill_process_group(group, Signal::KILL);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+/// A verdict and what the run cost.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// What the run cost; zero when it did not run.
+    pub usage: Usage,
 }
 
 /// Runs `command` on `input` and judges its output against `expected`.
-pub fn judge(
-    command: &[String],
-    input: &Path,
-    expected: &[u8],
-    limit: Duration,
-) -> (Verdict, Duration) {
-    let run = match run(command, input, limit, output_cap(expected)) {
-        Ok(run) => run,
-        Err(error) => {
-            let status = format!("cannot run {}: {error}", shell_words::join(command));
-            return (
-                Verdict::new(VerdictKind::RuntimeError, status),
-                Duration::ZERO,
-            );
-        }
-    };
-    (verdict_of(&run, expected), run.elapsed)
+pub fn judge(command: &[String], input: &Path, expected: &[u8], limits: Limits) -> Judged {
+    match run(command, input, limits, output_cap(expected)) {
+        Ok(run) => Judged {
+            verdict: verdict_of(&run, expected),
+            usage: run.usage,
+        },
+        Err(error) => Judged {
+            verdict: Verdict::new(
+                VerdictKind::RuntimeError,
+                format!("cannot run {}: {error}", shell_words::join(command)),
+            ),
+            usage: Usage::default(),
+        },
+    }
+}
+
+/// The first lines of a solution's standard error, escaped and cut: its
+/// bytes must not drive the terminal they are shown on.
+pub fn quoted_stderr(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .take(STDERR_LINES)
+        .map(|line| {
+            let shown: String = line.chars().take(STDERR_LINE_BYTES).collect();
+            // Control bytes, backslashes and invisible characters escaped;
+            // quotes left as they are, being harmless.
+            let escaped: String = shown
+                .chars()
+                .map(|c| match c {
+                    '"' | '\'' => c.to_string(),
+                    c => c.escape_debug().to_string(),
+                })
+                .collect();
+            if shown.len() < line.len() {
+                escaped + "..."
+            } else {
+                escaped
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The verdict on a finished run: how it ended, and then its output
@@ -172,32 +336,27 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
         );
         return Verdict::new(VerdictKind::OutputLimit, message);
     }
-    let Some(status) = run.status else {
-        return Verdict::new(VerdictKind::TimeLimit, "");
+    let ending = match &run.ending {
+        Ok(ending) => *ending,
+        Err(why) if why.starts_with("still running") => {
+            return Verdict::new(VerdictKind::TimeLimit, why.clone());
+        }
+        Err(why) => return Verdict::new(VerdictKind::RuntimeError, why.clone()),
     };
-    if !status.success() {
-        let status = match (status.code(), status.signal()) {
-            (Some(code), _) => format!("exit status {code}"),
-            (None, Some(signal)) => format!("killed by signal {signal}"),
-            (None, None) => status.to_string(),
+    let status = match ending {
+        Ending::TimedOut => return Verdict::new(VerdictKind::TimeLimit, ""),
+        Ending::Exited(0) => None,
+        Ending::Exited(code) => Some(format!("exit status {code}")),
+        Ending::Signaled(signal) => Some(format!("killed by signal {signal}")),
+    };
+    if let Some(status) = status {
+        let kind = if out_of_memory(run) {
+            VerdictKind::MemoryLimit
+        } else {
+            VerdictKind::RuntimeError
         };
-        let mut verdict = Verdict::new(VerdictKind::RuntimeError, status);
-        // The solution's bytes, escaped and cut: they must not drive the
-        // terminal they are shown on.
-        verdict.details = String::from_utf8_lossy(&run.stderr)
-            .lines()
-            .take(STDERR_LINES)
-            .map(|line| {
-                let shown: String = line.chars().take(STDERR_LINE_BYTES).collect();
-                let escaped = shown.escape_debug().to_string();
-                if shown.len() < line.len() {
-                    escaped + "..."
-                } else {
-                    escaped
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let mut verdict = Verdict::new(kind, status);
+        verdict.details = quoted_stderr(&run.stderr);
         return verdict;
     }
     match compare(expected, &run.stdout[..], Mode::Lines) {
@@ -205,6 +364,19 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
         // Both are in memory: reading them cannot fail.
         Err(_) => Verdict::new(VerdictKind::JudgeFailure, "the output could not be read"),
     }
+}
+
+/// Whether a failed run failed for memory: under a memory limit, its peak
+/// reached the limit or its standard error says an allocation failed.
+fn out_of_memory(run: &Run) -> bool {
+    let Some(limit) = run.limits.memory else {
+        return false;
+    };
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    run.usage.peak_kib.saturating_mul(1024) >= limit
+        || OUT_OF_MEMORY_MARKERS
+            .iter()
+            .any(|marker| stderr.contains(marker))
 }
 
 /// A progress bar on standard error, drawn only when that is a terminal;

@@ -95,8 +95,8 @@ const TIGHT_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
 /// Whether the process may map less than [`TIGHT_ADDRESS_SPACE`] bytes, so
 /// that the defaults should start no thread.
 pub fn address_space_is_tight() -> bool {
-    let limit = rustix::process::getrlimit(rustix::process::Resource::As);
-    limit.current.is_some_and(|bytes| bytes < TIGHT_ADDRESS_SPACE)
+    let limit = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS);
+    limit.is_ok_and(|(soft, _)| soft < TIGHT_ADDRESS_SPACE)
 }
 
 impl Default for Split {

@@ -1,0 +1,82 @@
+//! `supervise` (hidden): the process `test` and `stress` put between
+//! themselves and a solution; see [`crate::judging::supervise`].
+
+use super::parse_seconds;
+use crate::error::Error;
+use crate::judging::supervise;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The status of a supervisor that could not start its solution, as a
+/// shell gives a command it cannot run.
+const CANNOT_START: u8 = 127;
+
+#[derive(Debug, Args)]
+pub(super) struct SuperviseArgs {
+    /// Become the solution with its limits set, rather than supervise it.
+    #[arg(long)]
+    exec: bool,
+    /// Seconds the solution may run.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Bytes of address space each process of the solution may map.
+    #[arg(long, value_name = "BYTES")]
+    memory_limit: Option<u64>,
+    /// Where the report goes: one line, how the solution ended and what it cost.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// The solution's program and arguments.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+/// Settings for `supervise`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuperviseConfig {
+    /// `None` to become the solution; else how long it may run and where
+    /// the report goes.
+    pub supervise: Option<(Duration, PathBuf)>,
+    /// The address space limit, per process.
+    pub memory_limit: Option<u64>,
+    /// The solution.
+    pub command: Vec<String>,
+}
+
+/// Supervises the solution and writes the report, or becomes the solution.
+pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
+    let Some((time_limit, report)) = &config.supervise else {
+        let error = supervise::exec_limited(&config.command, config.memory_limit);
+        let program = config.command.first().map_or("", String::as_str);
+        // Standard error is the solution's: the verdict quotes this line.
+        let _ = writeln!(std::io::stderr(), "cannot start {program}: {error}");
+        return Ok(CANNOT_START);
+    };
+    let process = |what| move |source| Error::Process { what, source };
+    let exe = std::env::current_exe().map_err(process("find this binary"))?;
+    let measured =
+        supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit)
+            .map_err(process("supervise the solution"))?;
+    std::fs::write(report, measured.to_line()).map_err(process("write the report"))?;
+    Ok(0)
+}
+
+impl SuperviseArgs {
+    pub(super) fn into_config(self) -> Result<SuperviseConfig, Error> {
+        let supervise = match (self.exec, self.time_limit, self.report) {
+            (true, _, _) => None,
+            (false, Some(time), Some(report)) => Some((time, report)),
+            _ => {
+                return Err(Error::Usage(
+                    "supervise needs --exec, or --time-limit and --report".into(),
+                ));
+            }
+        };
+        Ok(SuperviseConfig {
+            supervise,
+            memory_limit: self.memory_limit,
+            command: self.command,
+        })
+    }
+}

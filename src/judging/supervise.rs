@@ -1,0 +1,256 @@
+//! The supervisor: a process of this binary's own between the runner and a
+//! solution, which holds the solution's whole process tree to its limits.
+//!
+//! A solution may start processes that leave its process group and session
+//! (`setsid`, a double fork). The supervisor makes itself their reaper
+//! (`PR_SET_CHILD_SUBREAPER`): whatever the solution leaves behind becomes
+//! the supervisor's child, and when the solution ends or its time is up the
+//! supervisor kills and reaps every child it has, round after round, until
+//! none is left. Then the tree's CPU time and peak memory are the
+//! supervisor's reaped children's (`getrusage(RUSAGE_CHILDREN)`).
+//!
+//! The solution itself is started through `supervise --exec`, which sets the
+//! memory limit (`RLIMIT_AS`, per process, as BAPCtools and most judges set
+//! it), no core files, and a parent-death signal, and then becomes the
+//! solution (`exec`). So a solution that kills the supervisor dies with it;
+//! what it started goes to the runner, which is a reaper too and sweeps it.
+//!
+//! Process control is [`nix`]'s: the one well-kept crate with safe calls for
+//! the reaper attribute, the parent-death signal, resource limits and usage.
+
+use nix::sys::prctl;
+use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::wait::waitpid;
+use nix::unistd::Pid;
+use std::fs;
+use std::io;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// How a supervised run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The solution exited with this status.
+    Exited(i32),
+    /// The solution was killed by this signal (not at the time limit).
+    Signaled(i32),
+    /// The solution was still running at the time limit and was killed.
+    TimedOut,
+}
+
+/// What the supervisor measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// How the solution's first process ended.
+    pub ending: Ending,
+    /// Wall time from the start until it ended or was killed.
+    pub wall: Duration,
+    /// User and system CPU time of every process of the tree.
+    pub cpu: Duration,
+    /// The largest peak resident memory of any one process of the tree, in KiB.
+    pub peak_kib: u64,
+}
+
+impl Report {
+    /// The report as the one line the supervisor writes.
+    pub fn to_line(&self) -> String {
+        let (ending, value) = match self.ending {
+            Ending::Exited(code) => ("exited", code),
+            Ending::Signaled(signal) => ("signaled", signal),
+            Ending::TimedOut => ("timed-out", 0),
+        };
+        format!(
+            "{ending} {value} {} {} {}\n",
+            self.wall.as_micros(),
+            self.cpu.as_micros(),
+            self.peak_kib
+        )
+    }
+
+    /// The report a supervisor wrote, if it wrote one whole.
+    pub fn parse(line: &str) -> Option<Report> {
+        let mut words = line.split_whitespace();
+        let ending = words.next()?;
+        let value: i32 = words.next()?.parse().ok()?;
+        let mut number = || -> Option<u64> { words.next()?.parse().ok() };
+        let (wall, cpu, peak_kib) = (number()?, number()?, number()?);
+        let ending = match ending {
+            "exited" => Ending::Exited(value),
+            "signaled" => Ending::Signaled(value),
+            "timed-out" => Ending::TimedOut,
+            _ => return None,
+        };
+        Some(Report {
+            ending,
+            wall: Duration::from_micros(wall),
+            cpu: Duration::from_micros(cpu),
+            peak_kib,
+        })
+    }
+}
+
+/// The supervisor's work: runs `command` through `exe supervise --exec`,
+/// kills it at `time_limit`, ends every process it left, and measures.
+/// Standard input, output and error are the supervisor's own, passed on.
+pub fn supervise(
+    exe: &Path,
+    command: &[String],
+    time_limit: Duration,
+    memory_limit: Option<u64>,
+) -> io::Result<Report> {
+    prctl::set_child_subreaper(true).map_err(io::Error::from)?;
+    let mut solution = Command::new(exe);
+    solution.args(["supervise", "--exec"]);
+    if let Some(bytes) = memory_limit {
+        solution.arg("--memory-limit").arg(bytes.to_string());
+    }
+    solution.arg("--").args(command).process_group(0);
+    let start = Instant::now();
+    let mut child = solution.spawn()?;
+    let status = match child.wait_timeout(time_limit) {
+        Ok(status) => status,
+        Err(error) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            end_children(|_| false);
+            return Err(error);
+        }
+    };
+    let wall = start.elapsed();
+    let group = i32::try_from(child.id()).map(Pid::from_raw);
+    if let Ok(group) = group {
+        // The group may be gone already; the sweep below finds the rest.
+        let _ = killpg(group, Signal::SIGKILL);
+    }
+    let ending = match status {
+        Some(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => Ending::Exited(code),
+            (None, Some(signal)) => Ending::Signaled(signal),
+            (None, None) => Ending::Exited(-1),
+        },
+        None => {
+            let _ = child.kill();
+            child.wait()?;
+            Ending::TimedOut
+        }
+    };
+    end_children(|_| false);
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(io::Error::from)?;
+    let micros = |time: nix::sys::time::TimeVal| {
+        u64::try_from(time.tv_sec()).unwrap_or(0) * 1_000_000
+            + u64::try_from(time.tv_usec()).unwrap_or(0)
+    };
+    Ok(Report {
+        ending,
+        wall,
+        cpu: Duration::from_micros(micros(usage.user_time()) + micros(usage.system_time())),
+        // Linux counts ru_maxrss in KiB.
+        peak_kib: u64::try_from(usage.max_rss()).unwrap_or(0),
+    })
+}
+
+/// Becomes `command` with the solution's limits set: the address space
+/// limit if one is given, no core files, and death when the supervisor dies.
+/// Returns only if the command cannot be started.
+pub fn exec_limited(command: &[String], memory_limit: Option<u64>) -> io::Error {
+    let Some((program, args)) = command.split_first() else {
+        return io::Error::new(io::ErrorKind::InvalidInput, "empty command");
+    };
+    if let Err(error) = prctl::set_pdeathsig(Signal::SIGKILL) {
+        return error.into();
+    }
+    let _ = setrlimit(Resource::RLIMIT_CORE, 0, 0);
+    if let Some(bytes) = memory_limit
+        && let Err(error) = setrlimit(Resource::RLIMIT_AS, bytes, bytes)
+    {
+        return error.into();
+    }
+    Command::new(program).args(args).exec()
+}
+
+/// Kills and reaps every child of this process but those `keep` names, then
+/// the children that their deaths hand to this process (a reaper), until
+/// none is left. Nothing can outrun it: a killed process starts no more.
+pub fn end_children(keep: impl Fn(Pid) -> bool) {
+    loop {
+        let children: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
+        if children.is_empty() {
+            return;
+        }
+        for &child in &children {
+            let _ = kill(child, Signal::SIGKILL);
+        }
+        for &child in &children {
+            // Reaped elsewhere already, or not ours: either way it is gone.
+            let _ = waitpid(child, None);
+        }
+    }
+}
+
+/// This process's children, from `/proc/self/task/*/children` (each
+/// thread's), or from every process's `stat` where the kernel lacks that file.
+fn children() -> Vec<Pid> {
+    let parse = |text: &str| -> Vec<Pid> {
+        text.split_whitespace()
+            .filter_map(|pid| pid.parse().ok())
+            .map(Pid::from_raw)
+            .collect()
+    };
+    let mut found = Vec::new();
+    let mut listed = false;
+    if let Ok(tasks) = fs::read_dir("/proc/self/task") {
+        for task in tasks.flatten() {
+            if let Ok(text) = fs::read_to_string(task.path().join("children")) {
+                listed = true;
+                found.extend(parse(&text));
+            }
+        }
+    }
+    if listed {
+        return found;
+    }
+    let me = nix::unistd::getpid();
+    let Ok(processes) = fs::read_dir("/proc") else {
+        return found;
+    };
+    for process in processes.flatten() {
+        let Ok(pid) = process.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(process.path().join("stat")) else {
+            continue;
+        };
+        // `pid (name) state ppid ...`: the name may hold spaces and parentheses.
+        let parent = stat
+            .rfind(')')
+            .and_then(|end| stat[end + 1..].split_whitespace().nth(1))
+            .and_then(|ppid| ppid.parse::<i32>().ok());
+        if parent == Some(me.as_raw()) {
+            found.push(Pid::from_raw(pid));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_reads_back_as_written() {
+        for ending in [Ending::Exited(3), Ending::Signaled(9), Ending::TimedOut] {
+            let report = Report {
+                ending,
+                wall: Duration::from_micros(1_234_567),
+                cpu: Duration::from_micros(890),
+                peak_kib: 4096,
+            };
+            assert_eq!(Report::parse(&report.to_line()), Some(report));
+        }
+        assert_eq!(Report::parse("exited 0 12"), None);
+    }
+}
