@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, Once};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 /// How many lines of a crashed solution's standard error a verdict quotes.
@@ -153,6 +153,7 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
         .stdin(File::open(input)?)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    let started = Instant::now();
     let mut child = {
         // Held while spawning, so that a sweep cannot take the new
         // supervisor for an orphan.
@@ -228,7 +229,10 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
             Err(format!(
                 "its supervisor ended without a report ({status}): did the solution kill its parent?"
             )),
-            Usage::default(),
+            Usage {
+                wall: started.elapsed(),
+                ..Usage::default()
+            },
         ),
     };
     Ok(Run {
