@@ -28,7 +28,7 @@ fn cases_and_moves(input: &Path) -> (u64, Vec<u64>) {
 }
 
 /// Runs stress on a planted bug and checks the shrunk input it saves.
-fn finds_and_shrinks(solution: &str, options: &[&str], explanation: &str) {
+fn finds_and_shrinks(solution: &str, options: &[&str], explanation: &str, most_moves: u64) {
     let dir = tempfile::tempdir().expect("temp dir");
     tictactoe()
         .args([
@@ -49,7 +49,11 @@ fn finds_and_shrinks(solution: &str, options: &[&str], explanation: &str) {
     let input = dir.path().join("failing.in");
     let (cases, moves) = cases_and_moves(&input);
     assert_eq!(cases, 1, "shrunk to a single case");
-    assert!(moves[0] <= 8, "shrunk to at most 8 moves, not {}", moves[0]);
+    assert!(
+        moves[0] <= most_moves,
+        "shrunk to at most {most_moves} moves, not {}",
+        moves[0]
+    );
     // The saved answer is the reference's, under the policy of the hunt.
     let answer = fs::read(dir.path().join("failing.ans")).expect("failing.ans is saved");
     let policy: Vec<&str> = options
@@ -71,6 +75,7 @@ fn stress_finds_a_solution_that_forgets_the_anti_diagonal_and_shrinks_it() {
         "forgets-anti-diagonal.py",
         &["--seed", "1"],
         "WA: case 1, move 5: expected 1, found 0",
+        8,
     );
 }
 
@@ -80,11 +85,12 @@ fn stress_hunts_leetcodes_after_win_rule_with_games_that_go_on_past_the_win() {
         "leetcode-after-win.py",
         &["--seed", "1", "--after-win", "continue", "--play-past-win"],
         "WA: case 1, move 6: expected 0, found 2",
+        8,
     );
 }
 
 #[test]
-fn stress_shrinks_big_boards_down_too() {
+fn stress_shrinks_big_boards_as_far_as_the_bounds_let_it() {
     finds_and_shrinks(
         "forgets-anti-diagonal.py",
         &[
@@ -97,7 +103,9 @@ fn stress_shrinks_big_boards_down_too() {
             "--cases",
             "5",
         ],
-        "WA: case 1, move 3: expected 1, found 0",
+        "shrunk in",
+        // N stays 6, as asked: the anti-diagonal takes 6 moves of X and 5 of O.
+        11,
     );
 }
 
@@ -152,4 +160,90 @@ fn games_past_the_win_need_a_policy_that_accepts_them() {
 
 fn shell_words_quote(path: &Path) -> String {
     format!("'{}'", path.display())
+}
+
+#[test]
+fn every_shrink_step_keeps_the_bounds_given_and_the_statements() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "python3 fixtures/solutions/forgets-anti-diagonal.py",
+        ])
+        .args(["--min-n", "4", "--max-n", "6", "--time-limit", "20"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("shrunk in"));
+    let input = dir.path().join("failing.in");
+    let (_, moves) = cases_and_moves(&input);
+    assert!(moves.iter().all(|&q| q >= 5), "{moves:?}");
+    // The saved input is one the statement's validator, with those bounds, accepts.
+    tictactoe()
+        .args(["validate", "--min-n", "4", "--max-n", "6"])
+        .arg(&input)
+        .assert()
+        .success();
+}
+
+#[test]
+fn stress_tests_a_leetcode_solution_with_transcripts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "stress",
+            "--format",
+            "leetcode",
+            "--seed",
+            "1",
+            "--time-limit",
+            "20",
+        ])
+        .args([
+            "-c",
+            "python3 fixtures/solutions/leetcode-forgets-anti-diagonal.py",
+        ])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("shrunk in"))
+        .stdout(predicate::str::contains("<- differs"));
+    let input = fs::read_to_string(dir.path().join("failing.in")).expect("failing.in");
+    assert!(input.starts_with("[\"TicTacToe\""), "{input}");
+    let answer = fs::read_to_string(dir.path().join("failing.ans")).expect("failing.ans");
+    assert!(answer.starts_with("[null,"), "{answer}");
+    // The saved answer is the reference's on the saved transcript.
+    tictactoe()
+        .arg(dir.path().join("failing.in"))
+        .assert()
+        .success()
+        .stdout(answer);
+}
+
+#[test]
+fn a_long_search_says_it_lives_every_few_seconds_and_ends_with_a_summary() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let solver = assert_cmd::cargo::cargo_bin("tictactoe");
+    let slow = format!("sh -c 'sleep 0.2; exec \"{}\" solve'", solver.display());
+    let output = tictactoe()
+        .args(["stress", "-c", &slow, "--time", "6", "--time-limit", "20"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .output()
+        .expect("stress runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // Standard error is a pipe here, not a terminal: lines, not a bar.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stress: ") && stderr.contains(" inputs tried, no difference yet"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("runs of the solution, the longest"),
+        "{stdout}"
+    );
 }

@@ -277,3 +277,47 @@ fn a_solutions_standard_error_is_shown_escaped_and_cut() {
     let longest = stdout.lines().map(str::len).max().unwrap_or(0);
     assert!(longest < 260, "a line of {longest} bytes");
 }
+
+#[test]
+fn on_leetcode_tests_a_wrong_result_is_named_by_case_and_move_and_quoted_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = tictactoe()
+        .args([
+            "gen",
+            "--seed",
+            "3",
+            "--cases",
+            "2",
+            "--max-n",
+            "8",
+            "--outcome",
+            "win",
+        ])
+        .args(["--format", "leetcode"])
+        .output()
+        .expect("gen runs");
+    fs::write(dir.path().join("01.in"), &input.stdout).expect("01.in");
+    let answer = tictactoe()
+        .arg(dir.path().join("01.in"))
+        .output()
+        .expect("solve runs");
+    let answer = String::from_utf8(answer.stdout).expect("text");
+    fs::write(dir.path().join("01.ans"), &answer).expect("01.ans");
+    // The second game's winning move, its last, answered 0.
+    let lines: Vec<&str> = answer.lines().collect();
+    let results: Vec<&str> = lines[1].trim_matches(['[', ']']).split(',').collect();
+    let last = results.len() - 1;
+    let winner = results[last];
+    let wrong = format!("{}\n[{},0]\n", lines[0], results[..last].join(","));
+    let printed = dir.path().join("printed");
+    fs::write(&printed, wrong).expect("wrong output");
+    let solution = format!("cat '{}'", printed.display());
+    test_folder(dir.path())
+        .args(["-c", &solution])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            ": case 2, move {last}: expected {winner}, found 0\n"
+        )))
+        .stdout(predicate::str::contains("[null").not());
+}

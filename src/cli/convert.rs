@@ -133,10 +133,7 @@ impl ConvertArgs {
                 (None, ToArg::Leetcode) => Some(Format::CodingNinjas),
                 (None, ToArg::CodingNinjas) => Some(Format::Leetcode),
             },
-            to: match self.to {
-                ToArg::Leetcode => Format::Leetcode,
-                ToArg::CodingNinjas => Format::CodingNinjas,
-            },
+            to: self.to.into(),
         }
     }
 }

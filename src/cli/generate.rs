@@ -65,10 +65,7 @@ impl GenArgs {
             count: self.count.unwrap_or(1),
             force: self.force,
             answer_rules: self.after_win.into_rules(),
-            format: match self.format {
-                ToArg::CodingNinjas => Format::CodingNinjas,
-                ToArg::Leetcode => Format::Leetcode,
-            },
+            format: self.format.into(),
         }
     }
 }

@@ -373,6 +373,15 @@ enum ToArg {
     CodingNinjas,
 }
 
+impl From<ToArg> for Format {
+    fn from(to: ToArg) -> Format {
+        match to {
+            ToArg::Leetcode => Format::Leetcode,
+            ToArg::CodingNinjas => Format::CodingNinjas,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum FormatArg {
     /// LeetCode when the first non-whitespace byte is `[`, else Coding Ninjas.

@@ -10,7 +10,7 @@
 //! (WA stays WA, RE stays RE, TLE stays TLE).
 
 use super::SpecArgs;
-use super::{AfterWinArgs, CommandLine, LimitArgs, parse_command_line, parse_seconds};
+use super::{AfterWinArgs, CommandLine, LimitArgs, ToArg, parse_command_line, parse_seconds};
 use crate::error::{Error, InputName};
 use crate::files::{Output, OutputTarget};
 use crate::format::Format;
@@ -20,11 +20,11 @@ use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
 use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
-use crate::pipeline::run_stream;
+use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub(super) const STRESS_HELP: &str = "\
@@ -60,6 +60,9 @@ pub(super) struct StressArgs {
     /// Where failing.in and failing.ans are written.
     #[arg(long, value_name = "DIR", default_value = ".")]
     save_dir: PathBuf,
+    /// The format the solution reads and writes.
+    #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
+    format: ToArg,
 }
 
 /// Settings for `stress`.
@@ -79,6 +82,8 @@ pub struct StressConfig {
     pub limits: process::Limits,
     /// Where `failing.in` and `failing.ans` go.
     pub save_dir: PathBuf,
+    /// The format of the inputs and answers.
+    pub format: Format,
 }
 
 /// Searches, shrinks and reports. The status is 1 when a failing input was
@@ -107,11 +112,14 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         input: scratch.path().join("input.in"),
         runs: 0,
         alternating: true,
+        heaviest: process::Usage::default(),
+        heartbeat: Heartbeat::new(),
     };
     let seed = config.spec.seed();
     let started = Instant::now();
     let bounded = config.iterations != u64::MAX;
     let bar = process::progress_bar(bounded.then_some(config.iterations), "inputs");
+    let mut heartbeat = Heartbeat::new();
     let mut found = None;
     let mut tried = 0;
     for iteration in 0..config.iterations {
@@ -123,6 +131,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         }
         tried += 1;
         bar.inc(1);
+        heartbeat.beat(|| format!("{tried} inputs tried, no difference yet"));
         let spec = grown(&config.spec, iteration);
         let mut generator = Generator::new(&spec, iteration);
         let cases: Vec<Case> = (0..spec.cases).map(|_| generator.next_case()).collect();
@@ -136,8 +145,9 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let Some((iteration, cases, failure)) = found else {
         writeln!(
             out,
-            "no difference in {tried} inputs (seed {seed}, {:.1}s)",
-            started.elapsed().as_secs_f64()
+            "no difference in {tried} inputs (seed {seed}, {:.1}s)\n{}",
+            started.elapsed().as_secs_f64(),
+            trial.summary()
         )
         .map_err(Error::Write)?;
         out.flush().map_err(Error::Write)?;
@@ -165,7 +175,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         sizes.join(", ")
     )
     .map_err(Error::Write)?;
-    let (input_path, answer_path) = save(&config.save_dir, &cases, &failure.expected)?;
+    let (input_path, answer_path) = save(config, &cases, &failure.expected)?;
     writeln!(
         out,
         "wrote {} and {}\n\n{}",
@@ -175,8 +185,46 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     )
     .map_err(Error::Write)?;
     write!(out, "{}", trace(config, &cases, &failure)).map_err(Error::Write)?;
+    writeln!(
+        out,
+        "\n{tried} inputs tried (seed {seed}, {:.1}s); {}",
+        started.elapsed().as_secs_f64(),
+        trial.summary()
+    )
+    .map_err(Error::Write)?;
     out.flush().map_err(Error::Write)?;
     Ok(1)
+}
+
+/// Progress for a standard error that is no terminal (a CI log, a file):
+/// a line every [`Heartbeat::EVERY`], so that a long search is seen to live.
+/// On a terminal, the bar says it.
+struct Heartbeat {
+    next: Option<Instant>,
+}
+
+impl Heartbeat {
+    /// How often a line comes.
+    const EVERY: Duration = Duration::from_secs(5);
+
+    fn new() -> Heartbeat {
+        use std::io::IsTerminal;
+        let silent = std::io::stderr().is_terminal();
+        Heartbeat {
+            next: (!silent).then(|| Instant::now() + Heartbeat::EVERY),
+        }
+    }
+
+    /// Writes `line()` to standard error if a line is due.
+    fn beat(&mut self, line: impl FnOnce() -> String) {
+        if let Some(next) = self.next
+            && Instant::now() >= next
+        {
+            self.next = Some(Instant::now() + Heartbeat::EVERY);
+            // Progress is a courtesy: a closed standard error costs nothing.
+            let _ = writeln!(std::io::stderr(), "stress: {}", line());
+        }
+    }
 }
 
 /// How a solution failed on an input.
@@ -199,17 +247,22 @@ struct Trial<'a> {
     runs: u64,
     /// Candidates must keep players alternating, as the failing input did.
     alternating: bool,
+    /// The most any run took and used.
+    heaviest: process::Usage,
+    /// Progress lines while shrinking, when no bar is drawn.
+    heartbeat: Heartbeat,
 }
 
 impl Trial<'_> {
     /// How the solution fails on `cases`, or `None` when it passes or the
     /// reference rejects the input.
     fn fails(&mut self, cases: &[Case]) -> Result<Option<Failure>, Error> {
-        let bytes = render(cases);
+        let bytes = render(cases, self.config.format);
         let mut expected = Vec::new();
-        if run_stream(
+        if run_stream_as(
             &bytes[..],
             InputName::Stdin,
+            Some(self.config.format),
             self.config.rules,
             &mut expected,
         )
@@ -229,7 +282,12 @@ impl Trial<'_> {
                 self.config.limits,
                 process::output_cap(&expected),
             ) {
-                Ok(run) => (process::verdict_of(&run, &expected), run.stdout),
+                Ok(run) => {
+                    self.heaviest.wall = self.heaviest.wall.max(run.usage.wall);
+                    self.heaviest.cpu = self.heaviest.cpu.max(run.usage.cpu);
+                    self.heaviest.peak_kib = self.heaviest.peak_kib.max(run.usage.peak_kib);
+                    (process::verdict_of(&run, &expected), run.stdout)
+                }
                 Err(error) => {
                     let status = format!(
                         "cannot run {}: {error}",
@@ -253,6 +311,18 @@ impl Trial<'_> {
         }))
     }
 
+    /// The runs so far in one line: how many, and the most any took.
+    fn summary(&self) -> String {
+        format!(
+            "{} run{} of the solution, the longest {:.2}s (cpu {:.2}s), the largest {:.1} MiB",
+            self.runs,
+            if self.runs == 1 { "" } else { "s" },
+            self.heaviest.wall.as_secs_f64(),
+            self.heaviest.cpu.as_secs_f64(),
+            self.heaviest.peak_kib as f64 / 1024.0
+        )
+    }
+
     /// `cases` if the solution still fails on them the way it failed before.
     ///
     /// Candidates are first mended where that is cheap: when players must
@@ -274,6 +344,14 @@ impl Trial<'_> {
                 stop_at_the_win(case);
             }
         }
+        // The user's bounds and the statement's (unless relaxed) hold for
+        // every step: an input the solution never has to handle proves nothing.
+        if !self.config.spec.admits(cases) {
+            return Ok(None);
+        }
+        let runs = self.runs;
+        self.heartbeat
+            .beat(|| format!("shrinking: {runs} runs of the solution so far"));
         Ok(self
             .fails(cases)?
             .filter(|failure| failure.verdict.kind == like.verdict.kind))
@@ -476,10 +554,10 @@ fn grown(spec: &Spec, k: u64) -> Spec {
     }
 }
 
-/// The cases as an input file.
-fn render(cases: &[Case]) -> Vec<u8> {
+/// The cases as an input file in `format`.
+fn render(cases: &[Case], format: Format) -> Vec<u8> {
     let mut bytes = Vec::new();
-    let mut writer = CaseWriter::new(&mut bytes, Format::CodingNinjas);
+    let mut writer = CaseWriter::new(&mut bytes, format);
     // Writing to memory cannot fail.
     let _ = writer.header(cases.len() as u64);
     for case in cases {
@@ -489,15 +567,16 @@ fn render(cases: &[Case]) -> Vec<u8> {
     bytes
 }
 
-/// Writes `failing.in` and `failing.ans` to `dir`.
-fn save(dir: &Path, cases: &[Case], answer: &[u8]) -> Result<(PathBuf, PathBuf), Error> {
+/// Writes `failing.in` and `failing.ans` to the save folder.
+fn save(config: &StressConfig, cases: &[Case], answer: &[u8]) -> Result<(PathBuf, PathBuf), Error> {
+    let dir = &config.save_dir;
     fs::create_dir_all(dir).map_err(|source| Error::CreateOutput {
         path: dir.to_path_buf(),
         source,
     })?;
     let input = dir.join("failing.in");
     let answer_path = dir.join("failing.ans");
-    for (path, bytes) in [(&input, &render(cases)[..]), (&answer_path, answer)] {
+    for (path, bytes) in [(&input, &render(cases, config.format)[..]), (&answer_path, answer)] {
         // Written whole, then put in place: a failure leaves the last ones.
         let mut output = Output::create(&OutputTarget::Path(path.clone()), &[])?;
         output.write_all(bytes).map_err(Error::Write)?;
@@ -519,13 +598,18 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
         return String::new();
     };
     let line_of = |text: &[u8]| -> Vec<String> {
-        String::from_utf8_lossy(text)
-            .lines()
-            .nth(index)
-            .unwrap_or("")
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect()
+        let text = String::from_utf8_lossy(text);
+        let line = text.lines().nth(index).unwrap_or("");
+        match line.trim().strip_prefix("[null") {
+            // LeetCode's `[null,0,1]`: the results follow the constructor's null.
+            Some(rest) => rest
+                .trim_end_matches(']')
+                .split(',')
+                .skip(1)
+                .map(|result| result.trim().to_owned())
+                .collect(),
+            None => line.split_whitespace().map(str::to_owned).collect(),
+        }
     };
     let expected = line_of(&failure.expected);
     let found = line_of(&failure.found);
@@ -573,6 +657,7 @@ impl StressArgs {
             time: self.time,
             limits: self.limits.into_limits(),
             save_dir: self.save_dir,
+            format: self.format.into(),
         }
     }
 }

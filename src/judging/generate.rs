@@ -141,6 +141,22 @@ impl Spec {
         )
     }
 
+    /// Whether `cases` keep these settings' bounds: at most [`Spec::cases`]
+    /// cases (one at least), each on a board within `min_n..=max_n` with
+    /// between the fewest moves the limits allow and the most the settings
+    /// and the board allow. What `stress` holds every input it tries to.
+    pub fn admits(&self, cases: &[Case]) -> bool {
+        let count = cases.len() as u64;
+        (1..=self.cases).contains(&count)
+            && cases.iter().all(|case| {
+                let moves = case.moves.len() as u64;
+                let board = u64::from(case.n) * u64::from(case.n);
+                (self.min_n..=self.max_n).contains(&case.n)
+                    && moves >= self.min_moves()
+                    && moves <= self.move_cap().min(board)
+            })
+    }
+
     /// The fewest moves a case may have.
     fn min_moves(&self) -> u64 {
         match self.limits {

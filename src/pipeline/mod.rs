@@ -13,7 +13,9 @@ use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use std::io::{Read, Write};
 
-/// Solves one Coding Ninjas input stream, for callers that hold the bytes themselves.
+/// Solves one Coding Ninjas input stream, for callers that hold the bytes
+/// themselves (the tests and benchmarks; the commands name their format).
+#[cfg(any(test, feature = "internals"))]
 pub fn run_stream(
     input: impl Read,
     name: InputName,
