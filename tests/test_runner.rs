@@ -321,3 +321,48 @@ fn on_leetcode_tests_a_wrong_result_is_named_by_case_and_move_and_quoted_alone()
         )))
         .stdout(predicate::str::contains("[null").not());
 }
+
+#[test]
+fn polygon_numbered_files_and_nested_groups_are_found_in_natural_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write_test = |path: &str, answer_ext: &str, seed: &str| {
+        let input = dir.path().join(path);
+        fs::create_dir_all(input.parent().expect("a folder")).expect("folder");
+        let generated = tictactoe()
+            .args(["gen", "--seed", seed, "--cases", "2"])
+            .output()
+            .expect("gen runs");
+        fs::write(&input, &generated.stdout).expect("input");
+        let answer = tictactoe().arg(&input).output().expect("solve runs");
+        fs::write(input.with_extension(answer_ext), answer.stdout).expect("answer");
+    };
+    // Polygon: numbered files and NAME.a, 2 before 10.
+    write_test("polygon/2", "a", "1");
+    write_test("polygon/10", "a", "2");
+    // The ICPC package: data/sample and groups under data/secret.
+    write_test("data/sample/1.in", "ans", "3");
+    write_test("data/secret/group2/a.in", "ans", "4");
+    write_test("data/secret/group10/a.in", "ans", "5");
+    // Hidden folders and other files are not tests.
+    write_test(".git/objects/1.in", "ans", "6");
+    fs::write(dir.path().join("polygon/2.desc"), "not a test").expect("desc");
+    let output = test_folder(dir.path()).output().expect("test runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let names: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.split(' ').next())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "data/sample/1",
+            "data/secret/group2/a",
+            "data/secret/group10/a",
+            "polygon/2",
+            "polygon/10",
+            "5"
+        ],
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("5 passed, 0 failed\n"), "{stdout}");
+}

@@ -16,20 +16,33 @@ use std::sync::mpsc;
 use std::thread;
 
 pub(super) const TEST_HELP: &str = "\
-NAME.in pairs with NAME.ans or NAME.out; a test with neither is judged against
-the built-in solver. Verdicts: AC, WA (case, move, expected, found), RE (exit
-status and the first lines of stderr), TLE (killed at the limit), FAIL (the
-test itself has no answer). The last line is `N passed, M failed`.
+Tests are found in DIR and its subfolders (data/sample, data/secret/group1):
+NAME.in pairs with NAME.ans or NAME.out, and testlib/Polygon's numbered files
+(01) with 01.a; a test with no answer is judged against the built-in solver.
+
+Each run is supervised: at the time limit the solution's whole process tree is
+killed (setsid and double forks included), a solution that stops or kills its
+supervisor is ended at most 1 s later, and nothing it started outlives the run.
+Its standard output may be twice the answer and 1 MiB; its standard error is
+kept to 64 KiB, and quoted escaped, 3 lines of at most 200 characters.
+
+One line per test, in natural name order: NAME, the verdict, wall time, CPU
+time and peak memory (of the tree's largest process), and why. Verdicts: AC,
+WA (case, move, expected, found), PE (not in the required form), RE (exit
+status and the first lines of stderr), TLE, MLE (failed for want of memory
+under --memory-limit), OLE (too much output), FAIL (the test has no answer).
+The last line is `N passed, M failed`.
 
 Example:
-  tictactoe test tests/ -c 'python3 sol.py' --time-limit 1 --jobs 2
+  tictactoe test data/ -c 'python3 sol.py' --time-limit 1 --memory-limit 256
 
-Exit status: 0 all passed, 1 some failed, 2 usage error, 66 the folder cannot
-be read.";
+Exit status: 0 all passed, 1 some failed, 2 usage error (no tests, a command
+that cannot start), 66 the folder cannot be read.";
 
 #[derive(Debug, Args)]
 pub(super) struct TestArgs {
-    /// The folder of tests: NAME.in with NAME.ans or NAME.out.
+    /// The folder of tests: NAME.in with NAME.ans or NAME.out, or 01 with
+    /// 01.a, in it or in its subfolders.
     dir: PathBuf,
     /// The solution's command line, split into words like a shell would
     /// [default: the built-in solver].
@@ -154,39 +167,97 @@ fn after_win_name(config: &TestConfig) -> &'static str {
     }
 }
 
-/// The folder's `NAME.in` files in name order, each paired with `NAME.ans` or `NAME.out`.
+/// The tests under `dir`, its subfolders included (`data/secret/group1/`),
+/// in natural name order (`2` before `10`): each `NAME.in` with `NAME.ans`
+/// or `NAME.out`, and testlib/Polygon's numbered files (`01`) with `01.a`.
+/// A test is named by its path below `dir`, without the extension.
 fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
-    let entries = fs::read_dir(dir).map_err(|source| Error::Open {
-        path: dir.to_path_buf(),
-        source,
-    })?;
     let mut tests = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|source| Error::Read {
-                input: InputName::Path(dir.to_path_buf()),
-                source,
-            })?
-            .path();
-        if path.extension().is_none_or(|ext| ext != "in") || !path.is_file() {
+    let mut seen = std::collections::HashSet::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        // A link back up the tree is followed once only.
+        if let Ok(real) = fs::canonicalize(&folder)
+            && !seen.insert(real)
+        {
             continue;
         }
-        let name = path
-            .file_stem()
-            .map(|stem| stem.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let answer = ["ans", "out"]
-            .into_iter()
-            .map(|ext| path.with_extension(ext))
-            .find(|candidate| candidate.is_file());
-        tests.push(Test {
-            name,
-            input: path,
-            answer,
-        });
+        let entries = fs::read_dir(&folder).map_err(|source| Error::Open {
+            path: folder.clone(),
+            source,
+        })?;
+        for entry in entries {
+            let path = entry
+                .map_err(|source| Error::Read {
+                    input: InputName::Path(folder.clone()),
+                    source,
+                })?
+                .path();
+            let file_name = path.file_name().map(|name| name.to_string_lossy().into_owned());
+            let Some(file_name) = file_name else { continue };
+            if file_name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let answers: &[&str] = match path.extension() {
+                Some(ext) if ext == "in" => &["ans", "out"],
+                None if file_name.bytes().all(|b| b.is_ascii_digit()) => &["a"],
+                _ => continue,
+            };
+            if !path.is_file() {
+                continue;
+            }
+            let answer = answers
+                .iter()
+                .map(|ext| path.with_extension(ext))
+                .find(|candidate| candidate.is_file());
+            let below = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
+            tests.push(Test {
+                name: below.to_string_lossy().into_owned(),
+                input: path,
+                answer,
+            });
+        }
     }
-    tests.sort_by(|a, b| a.name.cmp(&b.name));
+    tests.sort_by(|a, b| natural_order(&a.name, &b.name));
     Ok(tests)
+}
+
+/// Names compared with their runs of digits as numbers: `2` before `10`,
+/// `group2/1` before `group10/1`.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn pieces(name: &str) -> Vec<(bool, &str)> {
+        name.as_bytes()
+            .chunk_by(|x, y| x.is_ascii_digit() == y.is_ascii_digit())
+            .map(|run| {
+                // Runs split at ASCII digits, so each is whole UTF-8.
+                let text = std::str::from_utf8(run).unwrap_or_default();
+                (run[0].is_ascii_digit(), text)
+            })
+            .collect()
+    }
+    let key = |(digits, text): (bool, &str)| {
+        let trimmed = text.trim_start_matches('0');
+        if digits {
+            (trimmed.len(), trimmed.to_owned())
+        } else {
+            (0, text.to_owned())
+        }
+    };
+    let (a, b) = (pieces(a), pieces(b));
+    for (x, y) in a.iter().zip(&b) {
+        let order = match (x.0, y.0) {
+            (true, true) => key(*x).cmp(&key(*y)).then(x.1.len().cmp(&y.1.len())),
+            _ => x.1.cmp(y.1),
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::Judged {
@@ -230,5 +301,17 @@ impl TestArgs {
             jobs: self.jobs,
             rules: self.after_win.into_rules(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_order;
+
+    #[test]
+    fn numbers_in_names_sort_as_numbers() {
+        let mut names = ["10", "2", "01", "1", "b2", "b10", "a", "g10/1", "g2/3"];
+        names.sort_by(|a, b| natural_order(a, b));
+        assert_eq!(names, ["1", "01", "2", "10", "a", "b2", "b10", "g2/3", "g10/1"]);
     }
 }
