@@ -76,6 +76,11 @@ pub(super) struct CheckArgs {
     /// `space_change_sensitive`].
     #[arg(long, value_enum, value_name = "MODE")]
     compare: Option<CompareArg>,
+    /// Print the verdict as one JSON document on standard output (instead
+    /// of the text, for plain and oj; besides the protocol's own messages
+    /// for testlib and kattis) (docs/JSON.md).
+    #[arg(long)]
+    json: bool,
 }
 
 /// `--compare`.
@@ -193,6 +198,7 @@ impl CheckArgs {
             report: None,
             appes,
             refusal: None,
+            json: self.json,
         };
         match self.protocol {
             ProtocolArg::Plain => {
@@ -241,6 +247,8 @@ pub struct CheckConfig {
     /// A command line the protocol refuses with its own failure status
     /// (testlib's FAIL, 3), not with a usage error's 2.
     pub refusal: Option<String>,
+    /// The verdict as JSON on standard output.
+    pub json: bool,
 }
 
 /// testlib's checker command line.
@@ -264,6 +272,7 @@ impl CheckConfig {
             report: None,
             appes: false,
             refusal: Some(message),
+            json: false,
         }
     }
 }
@@ -310,7 +319,28 @@ fn deliver(
 ) -> Result<Option<VerdictKind>, Error> {
     let label = verdict.kind.label();
     let with_colon = format!("{label}: {}\n{}", verdict.message, verdict.details);
+    let mut stdout = stdout;
+    if config.json {
+        let mut document = serde_json::json!({
+            "schema": 1,
+            "command": "check",
+            "protocol": protocol_name(config.protocol),
+            "compare": match config.files.mode {
+                Mode::Lines => "lines",
+                Mode::Tokens => "tokens",
+            },
+            "status": config.protocol.check_status(verdict.kind),
+        });
+        if let (Some(fields), serde_json::Value::Object(verdict)) =
+            (document.as_object_mut(), verdict.to_json())
+        {
+            fields.extend(verdict);
+        }
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default() + "\n";
+        write_all(&mut stdout, &text)?;
+    }
     match config.protocol {
+        Protocol::Plain | Protocol::Oj if config.json => Ok(None),
         Protocol::Plain | Protocol::Oj => write_all(stdout, &with_colon).map(|()| None),
         Protocol::Testlib => {
             // What testlib's quit writes: without a result file, the
@@ -353,6 +383,16 @@ fn deliver(
             }
             Ok(None)
         }
+    }
+}
+
+/// The protocol's name as `--protocol` spells it.
+fn protocol_name(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::Plain => "plain",
+        Protocol::Testlib => "testlib",
+        Protocol::Kattis => "kattis",
+        Protocol::Oj => "oj",
     }
 }
 

@@ -63,6 +63,9 @@ pub(super) struct StressArgs {
     /// The format the solution reads and writes.
     #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
     format: ToArg,
+    /// Print one JSON document for the run instead of text (docs/JSON.md).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Settings for `stress`.
@@ -84,6 +87,8 @@ pub struct StressConfig {
     pub save_dir: PathBuf,
     /// The format of the inputs and answers.
     pub format: Format,
+    /// One JSON document rather than text.
+    pub json: bool,
 }
 
 /// Searches, shrinks and reports. The status is 1 when a failing input was
@@ -142,40 +147,84 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         }
     }
     bar.finish_and_clear();
+    let document = |trial: &Trial, found: serde_json::Value| {
+        serde_json::json!({
+            "schema": 1,
+            "command": "stress",
+            "seed": seed,
+            "spec": config.spec.canonical(),
+            "format": match config.format {
+                Format::CodingNinjas => "coding-ninjas",
+                Format::Leetcode => "leetcode",
+            },
+            "solution": config.command,
+            "limits": config.limits.to_json(),
+            "inputs_tried": tried,
+            "runs": trial.runs,
+            "seconds": started.elapsed().as_secs_f64(),
+            "heaviest_run": trial.heaviest.to_json(),
+            "found": found,
+        })
+    };
     let Some((iteration, cases, failure)) = found else {
-        writeln!(
-            out,
-            "no difference in {tried} inputs (seed {seed}, {:.1}s)\n{}",
-            started.elapsed().as_secs_f64(),
-            trial.summary()
-        )
-        .map_err(Error::Write)?;
+        if config.json {
+            write_json(&mut out, &document(&trial, serde_json::Value::Null))?;
+        } else {
+            writeln!(
+                out,
+                "no difference in {tried} inputs (seed {seed}, {:.1}s)\n{}",
+                started.elapsed().as_secs_f64(),
+                trial.summary()
+            )
+            .map_err(Error::Write)?;
+        }
         out.flush().map_err(Error::Write)?;
         return Ok(0);
     };
-    writeln!(
-        out,
-        "input {} (seed {seed}, stream {iteration}): {}",
-        iteration + 1,
-        failure.verdict
-    )
-    .and_then(|()| out.flush())
-    .map_err(Error::Write)?;
+    if !config.json {
+        writeln!(
+            out,
+            "input {} (seed {seed}, stream {iteration}): {}",
+            iteration + 1,
+            failure.verdict
+        )
+        .and_then(|()| out.flush())
+        .map_err(Error::Write)?;
+    }
+    let first = failure.verdict.clone();
     let runs_before = trial.runs;
     let (cases, failure) = trial.shrink(cases, failure)?;
+    let shrink_runs = trial.runs - runs_before;
     let moves: usize = cases.iter().map(|case| case.moves.len()).sum();
-    let sizes: Vec<String> = cases.iter().map(|case| case.n.to_string()).collect();
+    let sizes: Vec<u32> = cases.iter().map(|case| case.n).collect();
+    let (input_path, answer_path) = save(config, &cases, &failure.expected)?;
+    if config.json {
+        let found = serde_json::json!({
+            "input_number": iteration + 1,
+            "stream": iteration,
+            "first_verdict": first.to_json(),
+            "shrink_runs": shrink_runs,
+            "cases": cases.len(),
+            "moves": moves,
+            "sizes": sizes,
+            "verdict": failure.verdict.to_json(),
+            "input_file": input_path.to_string_lossy(),
+            "answer_file": answer_path.to_string_lossy(),
+        });
+        write_json(&mut out, &document(&trial, found))?;
+        out.flush().map_err(Error::Write)?;
+        return Ok(1);
+    }
+    let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
     writeln!(
         out,
-        "shrunk in {} runs to {} case{}, {moves} move{}, N = {}",
-        trial.runs - runs_before,
+        "shrunk in {shrink_runs} runs to {} case{}, {moves} move{}, N = {}",
         cases.len(),
         if cases.len() == 1 { "" } else { "s" },
         if moves == 1 { "" } else { "s" },
         sizes.join(", ")
     )
     .map_err(Error::Write)?;
-    let (input_path, answer_path) = save(config, &cases, &failure.expected)?;
     writeln!(
         out,
         "wrote {} and {}\n\n{}",
@@ -194,6 +243,12 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     .map_err(Error::Write)?;
     out.flush().map_err(Error::Write)?;
     Ok(1)
+}
+
+/// Writes one JSON document and a newline.
+fn write_json(out: &mut impl Write, document: &serde_json::Value) -> Result<(), Error> {
+    serde_json::to_writer_pretty(&mut *out, document).map_err(|e| Error::Write(e.into()))?;
+    writeln!(out).map_err(Error::Write)
 }
 
 /// Progress for a standard error that is no terminal (a CI log, a file):
@@ -283,9 +338,7 @@ impl Trial<'_> {
                 process::output_cap(&expected),
             ) {
                 Ok(run) => {
-                    self.heaviest.wall = self.heaviest.wall.max(run.usage.wall);
-                    self.heaviest.cpu = self.heaviest.cpu.max(run.usage.cpu);
-                    self.heaviest.peak_kib = self.heaviest.peak_kib.max(run.usage.peak_kib);
+                    self.heaviest = self.heaviest.max(run.usage);
                     (process::verdict_of(&run, &expected), run.stdout)
                 }
                 Err(error) => {
@@ -658,6 +711,7 @@ impl StressArgs {
             limits: self.limits.into_limits(),
             save_dir: self.save_dir,
             format: self.format.into(),
+            json: self.json,
         }
     }
 }

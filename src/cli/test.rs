@@ -55,6 +55,9 @@ pub(super) struct TestArgs {
     jobs: usize,
     #[command(flatten)]
     after_win: AfterWinArgs,
+    /// Print one JSON document for the run instead of lines (docs/JSON.md).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Settings for `test`.
@@ -70,6 +73,8 @@ pub struct TestConfig {
     pub jobs: usize,
     /// The rules for tests without an answer file (and for the built-in solver).
     pub rules: Rules,
+    /// One JSON document rather than lines.
+    pub json: bool,
 }
 
 /// One test of the folder: `NAME.in` and its answer file, if it has one.
@@ -88,7 +93,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     let tests = discover(&config.dir)?;
     if tests.is_empty() {
         return Err(Error::Usage(format!(
-            "no NAME.in tests in {}",
+            "no tests (NAME.in, or numbered files as Polygon's) in {} or its subfolders",
             config.dir.display()
         )));
     }
@@ -103,6 +108,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     let (sender, receiver) = mpsc::channel();
     let jobs = config.jobs.clamp(1, tests.len());
     let (mut passed, mut failed) = (0usize, 0usize);
+    let mut records = Vec::new();
     let work = |sender: mpsc::Sender<_>| loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
         let Some(test) = tests.get(index) else { break };
@@ -138,6 +144,11 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
                 } else {
                     failed += 1;
                 }
+                if config.json {
+                    records.push(test_json(&tests[printed], &verdict, &usage));
+                    printed += 1;
+                    continue;
+                }
                 let line = format!(
                     "{} {} {}{}",
                     tests[printed].name,
@@ -154,9 +165,41 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     });
     bar.finish_and_clear();
     written?;
-    writeln!(out, "{passed} passed, {failed} failed").map_err(Error::Write)?;
+    if config.json {
+        let document = serde_json::json!({
+            "schema": 1,
+            "command": "test",
+            "folder": config.dir.to_string_lossy(),
+            "solution": config.command,
+            "limits": config.limits.to_json(),
+            "passed": passed,
+            "failed": failed,
+            "tests": records,
+        });
+        serde_json::to_writer_pretty(&mut out, &document).map_err(|e| Error::Write(e.into()))?;
+        writeln!(out).map_err(Error::Write)?;
+    } else {
+        writeln!(out, "{passed} passed, {failed} failed").map_err(Error::Write)?;
+    }
     out.flush().map_err(Error::Write)?;
     Ok(u8::from(failed > 0))
+}
+
+/// One test's entry in the JSON document: its name and files, the
+/// verdict's fields and what the run cost.
+fn test_json(test: &Test, verdict: &Verdict, usage: &process::Usage) -> serde_json::Value {
+    let mut record = serde_json::json!({
+        "name": test.name,
+        "input": test.input.to_string_lossy(),
+        "answer": test.answer.as_ref().map(|path| path.to_string_lossy()),
+        "usage": usage.to_json(),
+    });
+    if let (Some(record), serde_json::Value::Object(fields)) =
+        (record.as_object_mut(), verdict.to_json())
+    {
+        record.extend(fields);
+    }
+    record
 }
 
 fn after_win_name(config: &TestConfig) -> &'static str {
@@ -300,6 +343,7 @@ impl TestArgs {
             limits: self.limits.into_limits(),
             jobs: self.jobs,
             rules: self.after_win.into_rules(),
+            json: self.json,
         }
     }
 }

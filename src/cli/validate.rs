@@ -86,6 +86,10 @@ pub(super) struct ValidateArgs {
     /// testlib's file for the extracted test case: accepted; nothing is written.
     #[arg(long = "testCaseFileName", value_name = "FILE")]
     test_case_file: Option<PathBuf>,
+    /// Print the report as one JSON document on standard output instead of
+    /// lines (docs/JSON.md).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -121,6 +125,7 @@ impl ValidateArgs {
             threads: self.threads.count(),
             format: self.format.into_format(),
             overview_log: self.test_overview_log,
+            json: self.json,
         })
     }
 }
@@ -143,6 +148,8 @@ pub struct ValidateConfig {
     pub format: Option<Format>,
     /// Where testlib's overview log goes, for a valid file.
     pub overview_log: Option<PathBuf>,
+    /// The report as one JSON document.
+    pub json: bool,
 }
 
 /// Validates the input and writes the report: each violation on its own
@@ -210,18 +217,13 @@ fn write_overview(log: &Path, overview: &str) -> Result<(), Error> {
     .map_err(Error::Write)
 }
 
-fn write_report(
+/// The report as lines: each violation, then the verdict.
+fn write_lines(
     report: &Report,
-    name: &InputName,
+    prefix: &str,
     config: &ValidateConfig,
-    output: impl Write,
-    mut errors: impl Write,
+    out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let prefix = match name {
-        InputName::Stdin => String::new(),
-        InputName::Path(path) => format!("{}: ", path.display()),
-    };
-    let mut out = BufWriter::new(output);
     for violation in &report.violations {
         writeln!(out, "{prefix}{violation}")?;
     }
@@ -243,8 +245,76 @@ fn write_report(
         writeln!(out, "invalid: {count} {violations}")?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// The report as JSON: validity, each violation with its place, and what a
+/// valid file holds (docs/JSON.md).
+fn report_json(report: &Report, name: &InputName, config: &ValidateConfig) -> serde_json::Value {
+    let violations: Vec<serde_json::Value> = report
+        .violations
+        .iter()
+        .map(|violation| {
+            let at = violation.position;
+            serde_json::json!({
+                "line": at.line,
+                "column": at.column,
+                "case": at.case,
+                "move": at.r#move,
+                "message": violation.rule.to_string(),
+            })
+        })
+        .collect();
+    let summary = &report.summary;
+    serde_json::json!({
+        "schema": 1,
+        "command": "validate",
+        "input": match name {
+            InputName::Stdin => None,
+            InputName::Path(path) => Some(path.to_string_lossy()),
+        },
+        "valid": report.is_valid(),
+        "status": config.protocol.validate_status(report.is_valid()),
+        "stopped_at_max_errors": report.capped,
+        "violations": violations,
+        "summary": report.is_valid().then(|| serde_json::json!({
+            "cases": summary.cases,
+            "min_n": summary.min_n,
+            "max_n": summary.max_n,
+            "moves": summary.moves,
+            "min_q": summary.min_q,
+            "max_q": summary.max_q,
+            "won_by_player_1": summary.won_by[0],
+            "won_by_player_2": summary.won_by[1],
+            "drawn": summary.drawn,
+            "unfinished": summary.unfinished,
+            "full_boards": summary.full,
+        })),
+    })
+}
+
+fn write_report(
+    report: &Report,
+    name: &InputName,
+    config: &ValidateConfig,
+    output: impl Write,
+    mut errors: impl Write,
+) -> std::io::Result<()> {
+    let prefix = match name {
+        InputName::Stdin => String::new(),
+        InputName::Path(path) => format!("{}: ", path.display()),
+    };
+    let mut out = BufWriter::new(output);
+    if config.json {
+        serde_json::to_writer_pretty(&mut out, &report_json(report, name, config))?;
+        writeln!(out)?;
+        out.flush()?;
+    } else {
+        write_lines(report, &prefix, config, &mut out)?;
+    }
     if let (Protocol::Testlib, Some(first)) = (config.protocol, report.violations.first()) {
         // testlib's validators end with one `FAIL` line on standard error.
+        let count = report.violations.len();
         let more = match count {
             1 => String::new(),
             _ if report.capped => format!(" (and more: {count} shown on standard output)"),

@@ -72,6 +72,17 @@ pub struct Verdict {
     /// More lines (the move and the board, a crashed solution's standard
     /// error), possibly none.
     pub details: String,
+    /// The 1-based case and move the verdict is about, when it is about one.
+    pub place: Place,
+}
+
+/// Where in an output a verdict points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The 1-based case.
+    pub case: Option<u64>,
+    /// The 1-based move within the case.
+    pub r#move: Option<u64>,
 }
 
 impl Verdict {
@@ -81,6 +92,7 @@ impl Verdict {
             kind,
             message: message.into(),
             details: String::new(),
+            place: Place::default(),
         }
     }
 
@@ -108,7 +120,25 @@ impl Verdict {
             }
             Comparison::Differs(difference) => difference,
         };
-        Verdict::new(kind_of(difference), difference.to_string())
+        let mut verdict = Verdict::new(kind_of(difference), difference.to_string());
+        verdict.place = Place {
+            case: difference.case(),
+            r#move: difference.case_and_move().map(|(_, number)| number),
+        };
+        verdict
+    }
+
+    /// The verdict as JSON: `{"verdict": "WA", "message": ..., "details":
+    /// [lines], "case": 2, "move": 14}`, case and move `null` when the
+    /// verdict is not about one (docs/JSON.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "verdict": self.kind.code(),
+            "message": self.message,
+            "details": self.details.lines().collect::<Vec<_>>(),
+            "case": self.place.case,
+            "move": self.place.r#move,
+        })
     }
 }
 

@@ -65,6 +65,16 @@ pub struct Limits {
     pub memory: Option<u64>,
 }
 
+impl Limits {
+    /// `{"time_seconds": .., "memory_bytes": .. or null}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "time_seconds": self.time.as_secs_f64(),
+            "memory_bytes": self.memory,
+        })
+    }
+}
+
 /// What one run of a solution cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -77,6 +87,24 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// `{"wall_seconds": .., "cpu_seconds": .., "peak_memory_kib": ..}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "wall_seconds": self.wall.as_secs_f64(),
+            "cpu_seconds": self.cpu.as_secs_f64(),
+            "peak_memory_kib": self.peak_kib,
+        })
+    }
+
+    /// The larger of each measure of two usages.
+    pub fn max(self, other: Usage) -> Usage {
+        Usage {
+            wall: self.wall.max(other.wall),
+            cpu: self.cpu.max(other.cpu),
+            peak_kib: self.peak_kib.max(other.peak_kib),
+        }
+    }
+
     /// `0.12s cpu 0.10s 3.4 MiB`: how `test` and `stress` show it.
     pub fn describe(&self) -> String {
         format!(
