@@ -24,7 +24,8 @@ Each run is supervised: at the time limit the solution's whole process tree is
 killed (setsid and double forks included), a solution that stops or kills its
 supervisor is ended at most 1 s later, and nothing it started outlives the run.
 Its standard output may be twice the answer and 1 MiB; its standard error is
-kept to 64 KiB, and quoted escaped, 3 lines of at most 200 characters.
+kept to 64 KiB. What a verdict quotes of the solution is escaped: a token of
+its output up to 32 bytes, 3 lines of its standard error up to 200 characters.
 
 One line per test, in natural name order: NAME, the verdict, wall time, CPU
 time and peak memory (of the tree's largest process), and why. Verdicts: AC,
