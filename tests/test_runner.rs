@@ -151,7 +151,7 @@ fn a_folder_without_tests_or_a_command_with_an_open_quote_is_a_usage_error() {
     test_folder(empty.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no NAME.in tests"));
+        .stderr(predicate::str::contains("no tests (NAME.in"));
     test_folder(empty.path())
         .args(["-c", "python3 'unclosed"])
         .assert()

@@ -562,7 +562,7 @@ impl SpecArgs {
 
 /// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
 /// to clap. A test holds the list to clap's own.
-const COMMAND_NAMES: [&str; 10] = [
+const COMMAND_NAMES: [&str; 11] = [
     "solve",
     "validate",
     "check",
@@ -573,7 +573,11 @@ const COMMAND_NAMES: [&str; 10] = [
     "trace",
     "completions",
     "help",
+    HIDDEN_COMMAND,
 ];
+
+/// The one internal command, never offered as a correction.
+const HIDDEN_COMMAND: &str = "supervise";
 
 /// A first argument that is no file but nearly a command's name
 /// (`sovle`): a usage error saying which command was meant, rather than
@@ -587,6 +591,7 @@ fn mistyped_command(args: &[OsString]) -> Option<String> {
     }
     let (distance, closest) = COMMAND_NAMES
         .iter()
+        .filter(|&&name| name != HIDDEN_COMMAND)
         .map(|name| (strsim::damerau_levenshtein(first, name), name))
         .min()?;
     let near = distance <= 1 || (distance == 2 && first.len() >= 5);
