@@ -9,37 +9,11 @@
 
 mod common;
 
-use std::ffi::OsString;
+use common::{describe, tool};
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// PATH with the binary under test first, as a judge host with `tictactoe`
-/// installed has it, then the judge tools.
-fn judge_path() -> OsString {
-    let binary_dir = common::binary()
-        .parent()
-        .expect("the binary is in a folder")
-        .to_path_buf();
-    let mut folders = vec![binary_dir];
-    folders.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
-    std::env::join_paths(folders).expect("PATH joins")
-}
-
-/// A judge tool, run with the judge PATH in `dir`.
-fn tool(name: &str, dir: &Path) -> Command {
-    let path = judge_path();
-    let found = std::env::split_paths(&path).any(|folder| folder.join(name).is_file());
-    assert!(
-        found,
-        "{name} is not on PATH: run `bash .ci/judge-tools` and put the folder it prints on PATH"
-    );
-    let mut command = Command::new(name);
-    command.current_dir(dir).env("PATH", path);
-    command
-}
+use std::process::Command;
 
 fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).expect("folder made");
@@ -127,15 +101,6 @@ fn write_submissions(problem: &Path) {
         Path::new("fixtures/judges/submissions"),
         &problem.join("submissions"),
     );
-}
-
-fn describe(output: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 #[test]

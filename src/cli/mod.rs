@@ -6,6 +6,7 @@ mod check;
 mod completions;
 mod convert;
 mod generate;
+mod package;
 mod solve;
 mod stress;
 mod supervise;
@@ -21,6 +22,8 @@ pub use convert::ConvertConfig;
 use convert::{CONVERT_HELP, ConvertArgs};
 pub use generate::GenConfig;
 use generate::{GEN_HELP, GenArgs};
+pub use package::PackageConfig;
+use package::{PACKAGE_HELP, PackageArgs};
 pub use solve::SolveConfig;
 use solve::{SOLVE_HELP, SolveArgs};
 pub use stress::StressConfig;
@@ -90,6 +93,9 @@ enum Command {
     /// Replay one case and draw the board after every move.
     #[command(after_long_help = TRACE_HELP)]
     Trace(TraceArgs),
+    /// Write a complete problem package for Kattis, the ICPC format or DOMjudge.
+    #[command(after_long_help = PACKAGE_HELP)]
+    Package(PackageArgs),
     /// Print shell completions for bash, zsh or fish.
     #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -121,6 +127,8 @@ pub enum Config {
     Stress(StressConfig),
     /// Supervise a solution's run, for `test` and `stress`.
     Supervise(SuperviseConfig),
+    /// Write a problem package.
+    Package(PackageConfig),
 }
 
 impl Cli {
@@ -138,6 +146,7 @@ impl Cli {
             Some(Command::Test(args)) => Config::Test(args.into_config()),
             Some(Command::Stress(args)) => Config::Stress(args.into_config()),
             Some(Command::Supervise(args)) => Config::Supervise(args.into_config()?),
+            Some(Command::Package(args)) => Config::Package(args.into_config()?),
         })
     }
 }
@@ -295,6 +304,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
         }
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
         Config::Supervise(config) => supervise::run(&config),
+        Config::Package(config) => package::run(&config, stdout()?),
     }
 }
 
@@ -562,7 +572,7 @@ impl SpecArgs {
 
 /// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
 /// to clap. A test holds the list to clap's own.
-const COMMAND_NAMES: [&str; 11] = [
+const COMMAND_NAMES: [&str; 12] = [
     "solve",
     "validate",
     "check",
@@ -572,6 +582,7 @@ const COMMAND_NAMES: [&str; 11] = [
     "convert",
     "trace",
     "completions",
+    "package",
     "help",
     HIDDEN_COMMAND,
 ];

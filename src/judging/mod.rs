@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod generate;
+pub mod package;
 pub mod process;
 pub mod supervise;
 pub mod validate;

@@ -4,8 +4,10 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// The binary under test, run from the repository's root so that arguments
 /// may name files under `fixtures/`, with none of the variables that decide
@@ -92,4 +94,41 @@ impl std::io::Read for Pieces<'_> {
         self.data = &self.data[count..];
         Ok(count)
     }
+}
+
+/// PATH with the binary under test first, as a judge host with `tictactoe`
+/// installed has it, then the judge tools.
+pub fn judge_path() -> OsString {
+    let binary_dir = binary()
+        .parent()
+        .expect("the binary is in a folder")
+        .to_path_buf();
+    let mut folders = vec![binary_dir];
+    folders.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(folders).expect("PATH joins")
+}
+
+/// A judge tool, run with the judge PATH in `dir`.
+pub fn tool(name: &str, dir: &Path) -> std::process::Command {
+    let path = judge_path();
+    let found = std::env::split_paths(&path).any(|folder| folder.join(name).is_file());
+    assert!(
+        found,
+        "{name} is not on PATH: run `bash .ci/judge-tools` and put the folder it prints on PATH"
+    );
+    let mut command = std::process::Command::new(name);
+    command.current_dir(dir).env("PATH", path);
+    command
+}
+
+/// A finished command's status and output, for assertion messages.
+pub fn describe(output: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }

@@ -1,0 +1,182 @@
+//! `package`: a complete problem package for a judge in one command.
+
+use crate::error::Error;
+use crate::files::{Output, OutputTarget};
+use crate::judging::package::{self, Judge, PackageFile, PackageSpec};
+use super::parse_seconds;
+use clap::{Args, ValueEnum};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub(super) const PACKAGE_HELP: &str = "\
+Writes Design Tic-Tac-Toe as a problem package for a judge: its configuration,
+a statement, sample and secret test data (built and generated from --seed, so
+the same command rebuilds the same bytes; NOTES.md says how each file was made
+and which mistakes it targets), an input validator and an output validator
+that run this binary with the statement's bounds and format pinned, and
+accepted and wrong-answer submissions (C++ and Python).
+
+  kattis    the legacy Kattis format, a folder (problemtools' verifyproblem)
+  icpc      the ICPC problem package format 2025-09, a folder (BAPCtools' bt)
+  domjudge  a zip for DOMjudge's problem import, with domjudge-problem.ini
+
+By default a copy of this binary ships inside each validator, with `build` and
+`run` scripts that still work when an import flattens the folder and keeps the
+run bit only on those two (DOMjudge does). Build the copy for the judge host:
+a static Linux binary runs anywhere. --use-path writes scripts that call
+`tictactoe` on the judge's PATH instead.
+
+A setter's path:
+  tictactoe package --judge kattis tictactoe       # make it
+  verifyproblem tictactoe                          # inspect it
+  tictactoe package --judge domjudge tictactoe.zip # or for DOMjudge: upload
+                                                   # the zip in Problems > Import
+
+Exit status: 0 written, 2 usage error (a non-empty DIR without --force), 74 an
+I/O error.";
+
+#[derive(Debug, Args)]
+pub(super) struct PackageArgs {
+    /// Where the package goes: a folder (kattis, icpc; its name is the
+    /// problem's short name) or a zip file (domjudge).
+    dir: PathBuf,
+    /// The judge the package is for.
+    #[arg(long, value_enum)]
+    judge: JudgeArg,
+    /// The seed of the built and generated test data.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The time limit in seconds, where the format states one (icpc's
+    /// problem.yaml, domjudge's ini; Kattis derives its own from the
+    /// accepted submissions).
+    #[arg(long, value_name = "SECS", default_value = "3", value_parser = parse_seconds)]
+    time_limit: Duration,
+    /// Validators call `tictactoe` on the judge's PATH; no binary is shipped.
+    #[arg(long)]
+    use_path: bool,
+    /// Replace a non-empty DIR or an existing zip.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum JudgeArg {
+    /// The legacy Kattis problem package format (problemtools).
+    Kattis,
+    /// The ICPC problem package format 2025-09 (BAPCtools).
+    Icpc,
+    /// A zip for DOMjudge's import.
+    Domjudge,
+}
+
+/// Settings for `package`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageConfig {
+    /// What decides the bytes.
+    pub spec: PackageSpec,
+    /// The folder or zip written.
+    pub dir: PathBuf,
+    /// Whether what is there may be replaced.
+    pub force: bool,
+}
+
+/// Writes the package; says where on standard output.
+pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> {
+    let target = &config.dir;
+    let occupied = match config.spec.judge {
+        Judge::Domjudge => target.exists(),
+        _ => fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_some()),
+    };
+    if occupied && !config.force {
+        return Err(Error::Usage(format!(
+            "{} is not empty: choose another place, or --force to replace it",
+            target.display()
+        )));
+    }
+    let binary = if config.spec.use_path {
+        None
+    } else {
+        let exe = std::env::current_exe().map_err(|source| Error::Process {
+            what: "find this binary to ship it",
+            source,
+        })?;
+        Some(fs::read(&exe).map_err(|source| Error::Open { path: exe, source })?)
+    };
+    let files = package::files(&config.spec, binary.as_deref())?;
+    match config.spec.judge {
+        Judge::Domjudge => {
+            let mut zipped = std::io::Cursor::new(Vec::new());
+            package::zip(&files, &mut zipped).map_err(Error::Write)?;
+            let mut out = Output::create(&OutputTarget::Path(target.clone()), &[])?;
+            out.write_all(zipped.get_ref()).map_err(Error::Write)?;
+            out.finish()?;
+        }
+        Judge::Kattis | Judge::Icpc => write_folder(target, &files)?,
+    }
+    writeln!(
+        output,
+        "wrote {} ({} files)",
+        target.display(),
+        files.len()
+    )
+    .map_err(Error::Write)?;
+    Ok(0)
+}
+
+/// Writes the files into a fresh folder beside `target`, then puts it in
+/// `target`'s place: a failure leaves what was there.
+fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
+    let create = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::CreateOutput { path, source }
+    };
+    let parent = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(create(&parent))?;
+    let fresh = tempfile::Builder::new()
+        .prefix(".tictactoe-package")
+        .tempdir_in(&parent)
+        .map_err(create(&parent))?;
+    for file in files {
+        let path = fresh.path().join(&file.path);
+        if let Some(folder) = path.parent() {
+            fs::create_dir_all(folder).map_err(create(folder))?;
+        }
+        fs::write(&path, &file.bytes).map_err(create(&path))?;
+        if file.executable {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(create(&path))?;
+        }
+    }
+    if target.exists() {
+        fs::remove_dir_all(target).map_err(create(target))?;
+    }
+    let fresh = fresh.keep();
+    fs::rename(&fresh, target).map_err(create(target))
+}
+
+impl PackageArgs {
+    pub(super) fn into_config(self) -> Result<PackageConfig, Error> {
+        if self.time_limit.is_zero() {
+            return Err(Error::Usage("--time-limit must be more than 0".into()));
+        }
+        Ok(PackageConfig {
+            spec: PackageSpec {
+                judge: match self.judge {
+                    JudgeArg::Kattis => Judge::Kattis,
+                    JudgeArg::Icpc => Judge::Icpc,
+                    JudgeArg::Domjudge => Judge::Domjudge,
+                },
+                seed: self.seed,
+                time_limit: self.time_limit,
+                use_path: self.use_path,
+            },
+            dir: self.dir,
+            force: self.force,
+        })
+    }
+}

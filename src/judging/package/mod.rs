@@ -1,0 +1,389 @@
+//! A complete problem package for a judge: its configuration, a statement,
+//! test data from recorded seeds, validators that run this binary with the
+//! package's bounds and format pinned, and submissions that prove the data.
+//!
+//! Everything is made in memory, as a list of files, so that the same
+//! settings give the same bytes; the command writes them out as a folder,
+//! or as a zip for DOMjudge.
+
+pub mod data;
+pub mod statement;
+
+use crate::error::{Error, InputName};
+use crate::format::Format;
+use crate::game::{Limits, Rules};
+use crate::judging::generate::CaseWriter;
+use crate::pipeline::run_stream_as;
+use data::TestFile;
+use std::io::{self, Write};
+
+/// The judge a package is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// The legacy Kattis problem package format, as problemtools checks it.
+    Kattis,
+    /// The ICPC problem package format 2025-09, as BAPCtools checks it.
+    Icpc,
+    /// A zip in the legacy format with `domjudge-problem.ini`, as DOMjudge imports it.
+    Domjudge,
+}
+
+/// What decides a package's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageSpec {
+    /// The judge.
+    pub judge: Judge,
+    /// The seed of the built and generated tests.
+    pub seed: u64,
+    /// The time limit, where the format states one.
+    pub time_limit: std::time::Duration,
+    /// Validators call `tictactoe` on the judge's PATH rather than a copy
+    /// shipped inside them.
+    pub use_path: bool,
+}
+
+/// One file of a package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageFile {
+    /// Its path in the package, with `/` between folders.
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Whether it must be executable.
+    pub executable: bool,
+}
+
+impl PackageFile {
+    fn text(path: impl Into<String>, text: impl Into<String>) -> PackageFile {
+        PackageFile {
+            path: path.into(),
+            bytes: text.into().into_bytes(),
+            executable: false,
+        }
+    }
+
+    fn script(path: impl Into<String>, text: impl Into<String>) -> PackageFile {
+        PackageFile {
+            executable: true,
+            ..PackageFile::text(path, text)
+        }
+    }
+}
+
+/// The submissions: file, folder (the verdict they must get), source.
+const SUBMISSIONS: [(&str, &str, &str); 8] = [
+    ("counters.cpp", "accepted", include_str!("submissions/counters.cpp")),
+    ("counters.py", "accepted", include_str!("submissions/counters.py")),
+    (
+        "no_anti_diagonal.cpp",
+        "wrong_answer",
+        include_str!("submissions/no_anti_diagonal.cpp"),
+    ),
+    ("no_diagonal.py", "wrong_answer", include_str!("submissions/no_diagonal.py")),
+    (
+        "anti_diagonal_off_by_one.py",
+        "wrong_answer",
+        include_str!("submissions/anti_diagonal_off_by_one.py"),
+    ),
+    ("counts_marks.py", "wrong_answer", include_str!("submissions/counts_marks.py")),
+    (
+        "state_not_reset.py",
+        "wrong_answer",
+        include_str!("submissions/state_not_reset.py"),
+    ),
+    ("one_line.py", "wrong_answer", include_str!("submissions/one_line.py")),
+];
+
+/// The input validator's pinned command: the statement's bounds, the
+/// Coding Ninjas format, the Kattis protocol.
+fn validate_command(limits: &Limits) -> String {
+    format!(
+        "validate --protocol kattis --format coding-ninjas --min-t {} --max-t {} \
+         --min-n {} --max-n {} --min-q {}",
+        limits.min_t, limits.max_t, limits.min_n, limits.max_n, limits.min_q
+    )
+}
+
+/// The output validator's pinned command: a case's results on its own line,
+/// as the statement asks (a solution printing them all on one line is
+/// wrong); the configuration says `space_change_sensitive` to the judge
+/// tools besides, so that they do not expect reflowed answers accepted.
+const CHECK_COMMAND: &str = "check --protocol kattis --format coding-ninjas --compare lines";
+
+/// A validator's folder: `build` and `run`, and the binary unless the
+/// judge's PATH has it. `build` makes the shipped binary runnable, since
+/// an import (DOMjudge's) may keep the run bit on `build` and `run` only,
+/// and flatten the folder; `run` finds the binary beside itself.
+fn validator(folder: &str, command: &str, binary: Option<&[u8]>) -> Vec<PackageFile> {
+    let mut files = Vec::new();
+    match binary {
+        Some(bytes) => {
+            files.push(PackageFile::script(
+                format!("{folder}/build"),
+                "#!/bin/sh\n\
+                 # The validator is the tictactoe binary shipped beside this script; an\n\
+                 # import may have dropped its run bit.\n\
+                 cd \"$(dirname \"$0\")\" || exit 1\n\
+                 chmod +x tictactoe && ./tictactoe --version >/dev/null\n",
+            ));
+            files.push(PackageFile::script(
+                format!("{folder}/run"),
+                format!("#!/bin/sh\nexec \"$(dirname \"$0\")/tictactoe\" {command} \"$@\"\n"),
+            ));
+            files.push(PackageFile {
+                path: format!("{folder}/tictactoe"),
+                bytes: bytes.to_vec(),
+                executable: true,
+            });
+        }
+        None => {
+            files.push(PackageFile::script(
+                format!("{folder}/build"),
+                "#!/bin/sh\n\
+                 # The validator is tictactoe on the judge's PATH; nothing to build.\n\
+                 command -v tictactoe >/dev/null || { echo \"tictactoe is not on PATH\" >&2; exit 1; }\n",
+            ));
+            files.push(PackageFile::script(
+                format!("{folder}/run"),
+                format!("#!/bin/sh\nexec tictactoe {command} \"$@\"\n"),
+            ));
+        }
+    }
+    files
+}
+
+/// A UUID made from the seed and the judge, so that a package rebuilds
+/// byte for byte, and two settings give two problems.
+fn uuid(spec: &PackageSpec) -> String {
+    use rand::{RngExt, SeedableRng};
+    let salt = match spec.judge {
+        Judge::Kattis => 1,
+        Judge::Icpc => 2,
+        Judge::Domjudge => 3,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec.seed ^ (salt << 56));
+    let (high, low): (u64, u64) = (rng.random(), rng.random());
+    // Version 4, variant 1: the layout of a random UUID.
+    let high = (high & !0xf000) | 0x4000;
+    let low = (low & !(0xc << 60)) | (0x8 << 60);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        high >> 32,
+        (high >> 16) & 0xffff,
+        high & 0xffff,
+        low >> 48,
+        low & 0xffff_ffff_ffff
+    )
+}
+
+/// The problem's configuration for the judge.
+fn configuration(spec: &PackageSpec) -> Vec<PackageFile> {
+    let uuid = uuid(spec);
+    match spec.judge {
+        Judge::Kattis | Judge::Domjudge => {
+            let mut files = vec![PackageFile::text(
+                "problem.yaml",
+                format!(
+                    "problem_format_version: legacy\n\
+                     name: Design Tic-Tac-Toe\n\
+                     source: tictactoe package\n\
+                     license: cc0\n\
+                     rights_owner: the problem setter\n\
+                     uuid: {uuid}\n\
+                     # The output validator (output_validators/tictactoe) runs\n\
+                     # `tictactoe {CHECK_COMMAND}`.\n\
+                     validation: custom\n\
+                     validator_flags: space_change_sensitive\n\
+                     limits:\n\
+                     \x20 # The time limit is the slowest accepted submission's time, times this.\n\
+                     \x20 time_multiplier: 5\n\
+                     \x20 time_safety_margin: 2\n"
+                ),
+            )];
+            if spec.judge == Judge::Domjudge {
+                files.push(PackageFile::text(
+                    "domjudge-problem.ini",
+                    format!(
+                        "name = \"Design Tic-Tac-Toe\"\ntimelimit = {}\n",
+                        spec.time_limit.as_secs_f64()
+                    ),
+                ));
+            }
+            files
+        }
+        Judge::Icpc => vec![
+            PackageFile::text(
+                "data/test_group.yaml",
+                "# Each case's results on a line of their own: the output validator\n\
+                 # (output_validator/) compares lines.\n\
+                 output_validator_args: [space_change_sensitive]\n",
+            ),
+            PackageFile::text(
+            "problem.yaml",
+            format!(
+                "problem_format_version: 2025-09\n\
+                 type: pass-fail\n\
+                 name:\n\
+                 \x20 en: Design Tic-Tac-Toe\n\
+                 uuid: {uuid}\n\
+                 credits: the problem setter\n\
+                 license: cc0\n\
+                 rights_owner: the problem setter\n\
+                 limits:\n\
+                 \x20 time_limit: {}\n",
+                spec.time_limit.as_secs_f64()
+            ),
+            ),
+        ],
+    }
+}
+
+/// A test file's input bytes and the reference's answer.
+fn input_and_answer(file: &TestFile) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    let mut input = Vec::new();
+    let mut writer = CaseWriter::new(&mut input, Format::CodingNinjas);
+    let written: io::Result<()> = (|| {
+        writer.header(file.cases.len() as u64)?;
+        for case in &file.cases {
+            writer.case(case.n, &case.moves)?;
+        }
+        writer.finish()
+    })();
+    written.map_err(Error::Write)?;
+    let mut answer = Vec::new();
+    run_stream_as(
+        &input[..],
+        InputName::Stdin,
+        Some(Format::CodingNinjas),
+        Rules::default(),
+        &mut answer,
+    )?;
+    Ok((input, answer))
+}
+
+/// The notes: how each test file was made, and which mistakes it targets.
+fn notes(spec: &PackageSpec, tests: &[TestFile]) -> String {
+    let mut text = format!(
+        "# Design Tic-Tac-Toe: notes for the setter\n\n\
+         Made by `tictactoe package` {} (seed {}); the same command rebuilds these\n\
+         files byte for byte. The answers are the reference solver's.\n\n\
+         The validators run tictactoe: the input validator as\n`tictactoe {}`,\n\
+         the output validator as `tictactoe {CHECK_COMMAND}` (tokens compared).\n\n\
+         ## Test data\n\n| file | made | targets |\n| --- | --- | --- |\n",
+        env!("CARGO_PKG_VERSION"),
+        spec.seed,
+        validate_command(&Limits::STATEMENT)
+    );
+    for test in tests {
+        text.push_str(&format!(
+            "| data/{}/{}.in | {} | {} |\n",
+            test.group, test.name, test.made, test.targets
+        ));
+    }
+    text.push_str(
+        "\n## Submissions\n\n\
+         - accepted: the counter solution (a signed sum a row, column and diagonal), in C++ and Python.\n\
+         - wrong_answer: each makes one of the mistakes above: no anti-diagonal, no diagonal,\n\
+         \x20 the anti-diagonal off by one, marks counted whoever made them, sums kept between\n\
+         \x20 cases, every result on one line.\n",
+    );
+    text
+}
+
+/// Every file of the package. `binary` is the validators' copy of this
+/// tool, or `None` when they call `tictactoe` on the judge's PATH.
+pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFile>, Error> {
+    let limits = Limits::STATEMENT;
+    let mut files = configuration(spec);
+    let tests = data::test_files(spec.seed);
+    let mut samples = Vec::new();
+    for test in &tests {
+        let (input, answer) = input_and_answer(test)?;
+        if test.group == "sample" {
+            samples.push((
+                String::from_utf8_lossy(&input).into_owned(),
+                String::from_utf8_lossy(&answer).into_owned(),
+            ));
+        }
+        let stem = format!("data/{}/{}", test.group, test.name);
+        files.push(PackageFile {
+            path: format!("{stem}.in"),
+            bytes: input,
+            executable: false,
+        });
+        files.push(PackageFile {
+            path: format!("{stem}.ans"),
+            bytes: answer,
+            executable: false,
+        });
+    }
+    let (statement_folder, output_validator) = match spec.judge {
+        Judge::Kattis | Judge::Domjudge => ("problem_statement", "output_validators/tictactoe"),
+        Judge::Icpc => ("statement", "output_validator"),
+    };
+    files.push(PackageFile::text(
+        format!("{statement_folder}/problem.en.tex"),
+        statement::latex(&limits),
+    ));
+    if spec.judge == Judge::Domjudge {
+        files.push(PackageFile::text("problem.html", statement::html(&limits, &samples)));
+    }
+    files.extend(validator(
+        "input_validators/tictactoe",
+        &validate_command(&limits),
+        binary,
+    ));
+    files.extend(validator(output_validator, CHECK_COMMAND, binary));
+    for (name, verdict, source) in SUBMISSIONS {
+        files.push(PackageFile::text(format!("submissions/{verdict}/{name}"), source));
+    }
+    files.push(PackageFile::text("NOTES.md", notes(spec, &tests)));
+    Ok(files)
+}
+
+/// The files as a zip, byte for byte the same for the same files: fixed
+/// times, files in the order given, run bits kept.
+pub fn zip(files: &[PackageFile], out: impl Write + io::Seek) -> io::Result<()> {
+    use zip::write::SimpleFileOptions;
+    let mut archive = zip::ZipWriter::new(out);
+    for file in files {
+        let options = SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .last_modified_time(zip::DateTime::default())
+            .unix_permissions(if file.executable { 0o755 } else { 0o644 });
+        archive.start_file(file.path.as_str(), options).map_err(io::Error::other)?;
+        archive.write_all(&file.bytes)?;
+    }
+    archive.finish().map_err(io::Error::other)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(judge: Judge) -> PackageSpec {
+        PackageSpec {
+            judge,
+            seed: 1,
+            time_limit: std::time::Duration::from_secs(3),
+            use_path: false,
+        }
+    }
+
+    #[test]
+    fn the_same_settings_make_the_same_bytes_and_a_uuid_of_the_right_shape() {
+        let kattis = spec(Judge::Kattis);
+        assert_eq!(uuid(&kattis), uuid(&kattis));
+        assert_ne!(uuid(&kattis), uuid(&spec(Judge::Icpc)));
+        let id = uuid(&kattis);
+        assert_eq!(id.len(), 36);
+        assert_eq!(&id[14..15], "4");
+        let mut first = std::io::Cursor::new(Vec::new());
+        let mut second = std::io::Cursor::new(Vec::new());
+        let files = files(&spec(Judge::Domjudge), Some(b"binary")).expect("files");
+        zip(&files, &mut first).expect("zip");
+        zip(&files, &mut second).expect("zip");
+        assert_eq!(first.into_inner(), second.into_inner());
+    }
+}

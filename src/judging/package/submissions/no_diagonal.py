@@ -1,0 +1,34 @@
+# Wrong: forgets the main diagonal.
+import sys
+
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    cases, at = int(data[0]), 1
+    out = []
+    for _ in range(cases):
+        n, moves = int(data[at]), int(data[at + 1])
+        at += 2
+        rows, cols = [0] * n, [0] * n
+        diagonal = anti = 0
+        results = []
+        for _ in range(moves):
+            r, c, p = int(data[at]), int(data[at + 1]), int(data[at + 2])
+            at += 3
+            d = 1 if p == 1 else -1
+            full = n * d
+            rows[r] += d
+            cols[c] += d
+            won = rows[r] == full or cols[c] == full
+            if r == c:
+                diagonal += d
+                won = won or False
+            if r + c == n - 1:
+                anti += d
+                won = won or anti == full
+            results.append(str(p) if won else "0")
+        out.append(" ".join(results))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+main()

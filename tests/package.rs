@@ -1,0 +1,266 @@
+//! `tictactoe package`, its packages checked by the judges' own tools:
+//! problemtools' `verifyproblem` on the Kattis package, BAPCtools' `bt` on
+//! the ICPC one, and the DOMjudge zip imported and its compare step run the
+//! way DOMjudge runs them. Every submission must get the verdict its folder
+//! names, and the same command must make the same bytes.
+
+mod common;
+
+use common::{describe, tictactoe, tool};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+/// Writes a package with `args` to `place`.
+fn package(args: &[&str], place: &Path) {
+    tictactoe()
+        .arg("package")
+        .args(args)
+        .arg(place)
+        .assert()
+        .success();
+}
+
+/// Every file below `dir` with its bytes and whether it runs, by path.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>, bool)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let mode = path.metadata().expect("metadata").permissions().mode();
+                let name = path.strip_prefix(dir).expect("below").display().to_string();
+                files.push((name, fs::read(&path).expect("file"), mode & 0o111 != 0));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn verifyproblem_accepts_the_kattis_package_and_every_submission_gets_its_verdict() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let problem = dir.path().join("tictactoe");
+    package(&["--judge", "kattis"], &problem);
+    // The statement needs LaTeX; everything else is checked, warnings as
+    // errors: configuration, data against the input validator, submissions
+    // against the output validator, the validators against junk.
+    let output = tool("verifyproblem", dir.path())
+        .args([
+            "-e",
+            "-p",
+            "config",
+            "data",
+            "submissions",
+            "validators",
+            "--",
+        ])
+        .arg(&problem)
+        .output()
+        .expect("verifyproblem runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", describe(&output));
+    assert!(
+        stdout.contains("tested: 0 errors, 0 warnings"),
+        "{}",
+        describe(&output)
+    );
+    for submission in [
+        "accepted/counters.cpp (C++) OK: AC",
+        "accepted/counters.py (Python 3 (w/PyPy3)) OK: AC",
+        "wrong_answer/no_anti_diagonal.cpp (C++) OK: WA",
+        "wrong_answer/no_diagonal.py (Python 3 (w/PyPy3)) OK: WA",
+        "wrong_answer/anti_diagonal_off_by_one.py (Python 3 (w/PyPy3)) OK: WA",
+        "wrong_answer/counts_marks.py (Python 3 (w/PyPy3)) OK: WA",
+        "wrong_answer/state_not_reset.py (Python 3 (w/PyPy3)) OK: WA",
+        "wrong_answer/one_line.py (Python 3 (w/PyPy3)) OK: WA",
+    ] {
+        assert!(
+            stdout.contains(submission),
+            "{submission}\n{}",
+            describe(&output)
+        );
+    }
+}
+
+#[test]
+fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let contest = dir.path().join("contest");
+    package(
+        &["--judge", "icpc", "--use-path"],
+        &contest.join("tictactoe"),
+    );
+    assert!(
+        !contest
+            .join("tictactoe/output_validator/tictactoe")
+            .exists()
+    );
+    let validated = tool("bt", &contest)
+        .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
+        .output()
+        .expect("bt runs");
+    assert!(validated.status.success(), "{}", describe(&validated));
+    let run = tool("bt", &contest)
+        .args(["run", "--problem", "tictactoe", "-B"])
+        .output()
+        .expect("bt runs");
+    assert!(run.status.success(), "{}", describe(&run));
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(report.contains("using timelimit: 3.0s"), "{report}");
+    for line in [
+        "accepted/counters.cpp:",
+        "accepted/counters.py:",
+        "wrong_answer/no_anti_diagonal.cpp:",
+        "wrong_answer/one_line.py:",
+        "wrong_answer/state_not_reset.py:",
+    ] {
+        let verdict = if line.starts_with("accepted") {
+            "AC"
+        } else {
+            "WA"
+        };
+        let found = report
+            .lines()
+            .find(|text| text.contains(line))
+            .unwrap_or_else(|| panic!("{line} missing: {report}"));
+        assert!(found.contains(verdict), "{found}");
+    }
+}
+
+/// Runs `command` in `dir` with an empty environment, as `user` if given.
+fn bare(dir: &Path, user: Option<&str>, command: &[&str]) -> Command {
+    let mut run = Command::new("setpriv");
+    match user {
+        Some(user) => run.args([
+            &format!("--reuid={user}"),
+            "--regid=nogroup",
+            "--clear-groups",
+        ]),
+        None => run.arg("--"),
+    };
+    run.arg("env").arg("-i").args(command).current_dir(dir);
+    run
+}
+
+#[test]
+fn the_domjudge_zip_imports_builds_and_judges_as_domjudge_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let zipped = dir.path().join("tictactoe.zip");
+    package(&["--judge", "domjudge"], &zipped);
+    let mut archive =
+        zip::ZipArchive::new(fs::File::open(&zipped).expect("zip")).expect("a zip archive");
+    for name in [
+        "problem.yaml",
+        "domjudge-problem.ini",
+        "problem.html",
+        "data/sample/1.in",
+    ] {
+        assert!(archive.by_name(name).is_ok(), "{name} missing");
+    }
+    // DOMjudge's import: the output validator's files in one flat folder,
+    // the run bit on `build` and `run` only.
+    let compare = dir.path().join("compare");
+    fs::create_dir(&compare).expect("folder");
+    for index in 0..archive.len() {
+        let mut file = archive.by_index(index).expect("entry");
+        let full = file.name().expect("a UTF-8 name").into_owned();
+        let Some(name) = full.strip_prefix("output_validators/tictactoe/") else {
+            continue;
+        };
+        let name = name.rsplit('/').next().expect("a name").to_owned();
+        let path = compare.join(&name);
+        let mut out = fs::File::create(&path).expect("file");
+        std::io::copy(&mut file, &mut out).expect("extracted");
+        let mode = if name == "build" || name == "run" {
+            0o755
+        } else {
+            0o644
+        };
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    fs::set_permissions(&compare, fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The judgehost builds it (as the owner of the files), with no PATH to
+    // a tictactoe and no environment.
+    let built = bare(&compare, None, &["./build"])
+        .output()
+        .expect("build runs");
+    assert!(built.status.success(), "{}", describe(&built));
+    // The compare step runs as another user, empty environment, feedback
+    // folder its own, output on standard input.
+    let data = dir.path().join("data");
+    fs::create_dir(&data).expect("folder");
+    for name in [
+        "data/secret/01-every-line-odd-n.in",
+        "data/secret/01-every-line-odd-n.ans",
+    ] {
+        let mut file = archive.by_name(name).expect("test file");
+        let target = data.join(name.rsplit('/').next().expect("a name"));
+        std::io::copy(&mut file, &mut fs::File::create(target).expect("file")).expect("copied");
+    }
+    let input = data.join("01-every-line-odd-n.in");
+    let answer = data.join("01-every-line-odd-n.ans");
+    let right = fs::read_to_string(&answer).expect("answer");
+    let one_line = right.split_whitespace().collect::<Vec<_>>().join(" ") + "\n";
+    let last_case_wrong = {
+        let mut lines: Vec<String> = right.lines().map(str::to_owned).collect();
+        let last = lines.pop().expect("lines");
+        lines.push(format!("{} 0", last.rsplit_once(' ').expect("results").0));
+        lines.join("\n") + "\n"
+    };
+    for (output, status) in [(right.clone(), 42), (one_line, 43), (last_case_wrong, 43)] {
+        let feedback = tempfile::tempdir().expect("feedback folder");
+        fs::set_permissions(feedback.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+        let printed = data.join("team.out");
+        fs::write(&printed, &output).expect("output");
+        fs::set_permissions(&data, fs::Permissions::from_mode(0o755)).expect("chmod");
+        let judged = bare(
+            &compare,
+            Some("nobody"),
+            &[
+                "./run",
+                &input.to_string_lossy(),
+                &answer.to_string_lossy(),
+                &format!("{}/", feedback.path().display()),
+                "space_change_sensitive",
+            ],
+        )
+        .stdin(fs::File::open(&printed).expect("output"))
+        .output()
+        .expect("run runs");
+        assert_eq!(judged.status.code(), Some(status), "{}", describe(&judged));
+    }
+}
+
+#[test]
+fn the_same_command_makes_the_same_bytes_and_a_full_folder_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("first");
+    let second = dir.path().join("second");
+    package(&["--judge", "kattis", "--seed", "7"], &first);
+    package(&["--judge", "kattis", "--seed", "7"], &second);
+    assert!(tree(&first) == tree(&second), "two runs differ");
+    let zips = [dir.path().join("a.zip"), dir.path().join("b.zip")];
+    for zipped in &zips {
+        package(&["--judge", "domjudge", "--seed", "7"], zipped);
+    }
+    assert!(fs::read(&zips[0]).expect("zip") == fs::read(&zips[1]).expect("zip"));
+    // A folder with something in it is kept, unless --force.
+    tictactoe()
+        .args(["package", "--judge", "kattis"])
+        .arg(&first)
+        .assert()
+        .code(2);
+    package(&["--judge", "kattis", "--seed", "8", "--force"], &first);
+    assert!(tree(&first) != tree(&second));
+}
