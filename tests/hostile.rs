@@ -23,7 +23,7 @@ const LIMIT: f64 = 1.0;
 const SLACK: Duration = Duration::from_secs(4);
 
 /// Each hostile script, the options it runs with and the verdict `test` gives it.
-const CASES: [(&str, &[&str], &str); 13] = [
+const CASES: [(&str, &[&str], &str); 16] = [
     ("endless-stdout", &[], "OLE"),
     ("stderr-flood", &[], "TLE"),
     ("escaped-sleeper", &[], "AC"),
@@ -37,6 +37,10 @@ const CASES: [(&str, &[&str], &str); 13] = [
     ("closes-stdout-early", &[], "TLE"),
     ("binary-garbage", &[], "PE"),
     ("swallows-memory", &["--memory-limit", "256"], "MLE"),
+    // Its report is the supervisor's word only when the supervisor finished.
+    ("forges-its-report", &[], "RE"),
+    ("forges-and-stops", &[], "TLE"),
+    ("swaps-its-report-for-a-fifo", &[], "AC"),
 ];
 
 /// A folder with one small test and its answer.
@@ -172,6 +176,13 @@ fn judge_under_stress(name: &str, accepted: bool) -> Option<String> {
     if !left.is_empty() {
         wrong.push(format!("left behind: {}", left.join("; ")));
     }
+    if output
+        .stdout
+        .iter()
+        .any(|&b| b == 0x1b || b == 0x07 || b == 0)
+    {
+        wrong.push("raw control bytes in the report".to_owned());
+    }
     (!wrong.is_empty()).then(|| {
         format!(
             "stress {name}: {}\n{}{}",
@@ -203,6 +214,8 @@ fn hostile_solutions_get_their_verdicts_in_time_in_bounded_memory_and_leave_noth
         ("kills-its-parent", false),
         ("stops-its-parent", false),
         ("endless-stdout", false),
+        ("binary-garbage", false),
+        ("forges-its-report", false),
     ] {
         problems.extend(judge_under_stress(name, accepted));
     }
@@ -213,4 +226,142 @@ fn hostile_solutions_get_their_verdicts_in_time_in_bounded_memory_and_leave_noth
         problems.push(format!("a process peaked at {peak} KiB"));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Waits up to a few seconds for the processes marked `mark` to be gone;
+/// those still there.
+fn left_after_a_while(mark: &str) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        let left = marked_processes(mark);
+        if left.is_empty() || started.elapsed() > SLACK {
+            return left;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Starts `test` on one test with `script`, in a process group of its own
+/// as a shell starts a job, marked `mark`.
+fn start_job(dir: &Path, script: &str, mark: &str) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    std::process::Command::new(binary())
+        .arg("test")
+        .arg(dir)
+        .args(["-c", script, "--time-limit", "20"])
+        .env("TICTACTOE", binary())
+        .env("TICTACTOE_HOSTILE_MARK", mark)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("test starts")
+}
+
+#[test]
+fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = one_test();
+    // The solution kills the tool's whole process group: the supervisor,
+    // in a group of its own, notices and ends the tree.
+    let mark = format!("group-{}", std::process::id());
+    let mut job = start_job(
+        dir.path(),
+        "fixtures/hostile/kills-the-tools-group.sh",
+        &mark,
+    );
+    let status = job.wait().expect("the tool ends");
+    assert_eq!(status.signal(), Some(9), "{status:?}");
+    let left = left_after_a_while(&mark);
+    assert!(left.is_empty(), "left behind: {left:?}");
+    // Ctrl-C or `kill`: a signal to the job's process group. SIGTERM, since
+    // a background shell may have started these tests with SIGINT ignored.
+    let mark = format!("job-signal-{}", std::process::id());
+    let mut job = start_job(
+        dir.path(),
+        "fixtures/hostile/leaves-children-for-ctrl-c.sh",
+        &mark,
+    );
+    thread::sleep(Duration::from_millis(700));
+    let group = i32::try_from(job.id()).expect("a pid");
+    nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(group),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("the job's group is signalled");
+    let status = job.wait().expect("the tool ends");
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    let left = left_after_a_while(&mark);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn a_fork_bomb_in_sessions_of_its_own_is_stopped_under_a_process_limit() {
+    use std::os::unix::fs::PermissionsExt;
+    // Everything nobody may read: the binary, the bomb, the test.
+    let place = tempfile::tempdir().expect("temp dir");
+    let open = |path: &Path, mode| {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod")
+    };
+    open(place.path(), 0o755);
+    let tool = place.path().join("tictactoe");
+    fs::copy(binary(), &tool).expect("binary copied");
+    open(&tool, 0o755);
+    let bomb = place.path().join("bomb.py");
+    fs::copy("fixtures/hostile/setsid-fork-bomb.py", &bomb).expect("bomb copied");
+    open(&bomb, 0o755);
+    let tests = place.path().join("tests");
+    fs::create_dir(&tests).expect("folder");
+    let test = one_test();
+    for name in ["01.in", "01.ans"] {
+        fs::copy(test.path().join(name), tests.join(name)).expect("test copied");
+        open(&tests.join(name), 0o644);
+    }
+    open(&tests, 0o755);
+    let mark = format!("bomb-{}", std::process::id());
+    let root = nix_is_root();
+    // The limit counts the user's processes: nobody's, when run as root.
+    let mut command = std::process::Command::new("prlimit");
+    command.arg("--nproc=150");
+    if root {
+        command.args([
+            "setpriv",
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+        ]);
+    } else {
+        let mine = fs::read_dir("/proc").expect("/proc").count();
+        command.arg(format!("--nproc={}", mine + 150));
+    }
+    let started = Instant::now();
+    let output = command
+        .arg(&tool)
+        .arg("test")
+        .arg(&tests)
+        .args(["-c", &bomb.to_string_lossy(), "--time-limit", "1"])
+        .env("TICTACTOE_HOSTILE_MARK", &mark)
+        .current_dir(place.path())
+        .output()
+        .expect("prlimit runs");
+    let took = started.elapsed();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("01 TLE"), "{output:?}");
+    assert!(took < Duration::from_secs(1) + SLACK, "took {took:?}");
+    let left = marked_processes(&mark);
+    assert!(left.is_empty(), "{} left behind", left.len());
+}
+
+/// Whether the tests run as root, for whom process limits do not count.
+fn nix_is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("Uid:"))
+                .and_then(|line| line.split_whitespace().nth(2).map(|euid| euid == "0"))
+        })
+        .unwrap_or(false)
 }

@@ -366,3 +366,42 @@ fn polygon_numbered_files_and_nested_groups_are_found_in_natural_order() {
     );
     assert!(stdout.ends_with("5 passed, 0 failed\n"), "{stdout}");
 }
+
+#[test]
+fn a_missing_interpreter_or_a_zero_time_limit_is_a_usage_error() {
+    let dir = folder_of_tests();
+    let script = dir.path().join("script.sh");
+    fs::write(&script, "#!/nonexistent/interpreter\necho 0\n").expect("script");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).expect("chmod");
+    test_folder(dir.path())
+        .args(["-c", &script.to_string_lossy()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "interpreter /nonexistent/interpreter",
+        ));
+    test_folder_within(dir.path(), "0").assert().code(2);
+}
+
+#[test]
+fn names_are_escaped_and_a_polygon_file_beside_its_in_twin_keeps_its_whole_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = "1\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n";
+    for (name, answer) in [
+        ("01", "01.a"),
+        ("01.in", "01.ans"),
+        ("\u{1b}[31mevil.in", "\u{1b}[31mevil.ans"),
+    ] {
+        fs::write(dir.path().join(name), input).expect("input");
+        fs::write(dir.path().join(answer), "0 0 0 0 1\n").expect("answer");
+    }
+    let output = test_folder(dir.path()).output().expect("test runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let names: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.split(' ').next())
+        .collect();
+    assert_eq!(names, ["01", "01.in", "\\u{1b}[31mevil", "3"], "{stdout}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+}

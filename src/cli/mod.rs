@@ -329,6 +329,14 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
 }
 
+/// A time limit: seconds, more than none.
+fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    match parse_seconds(text)? {
+        limit if limit.is_zero() => Err("a time limit must be more than 0 seconds".into()),
+        limit => Ok(limit),
+    }
+}
+
 /// A memory size: a number of MiB, or a number with K, M or G (binary
 /// units, an optional `iB` or `B` after them).
 fn parse_memory(text: &str) -> Result<u64, String> {
@@ -354,7 +362,7 @@ fn parse_memory(text: &str) -> Result<u64, String> {
 struct LimitArgs {
     /// Seconds of wall time a run may take, for its whole process tree,
     /// before it is killed (TLE).
-    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = parse_time_limit)]
     time_limit: Duration,
     /// Address space each process of a run may map: MiB, or with K, M or G
     /// (256, 1G). A run that fails for want of it is MLE [default: none].

@@ -14,6 +14,7 @@ use super::{AfterWinArgs, CommandLine, LimitArgs, ToArg, parse_command_line, par
 use crate::error::{Error, InputName};
 use crate::files::{Output, OutputTarget};
 use crate::format::Format;
+use crate::format::bytes::QUOTED;
 use crate::format::answers::{Comparison, Difference, Mode, compare};
 use crate::format::board::{self, View};
 use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
@@ -638,6 +639,18 @@ fn save(config: &StressConfig, cases: &[Case], answer: &[u8]) -> Result<(PathBuf
     Ok((input, answer_path))
 }
 
+/// A token of the solution's output as the trace shows it: a result as it
+/// is, anything else cut at [`QUOTED`] bytes and quoted with its control
+/// characters escaped, so that its bytes cannot drive the terminal.
+fn shown(token: &str) -> String {
+    if matches!(token, "0" | "1" | "2") {
+        return token.to_owned();
+    }
+    let goes_on = token.len() > QUOTED;
+    let cut = crate::error::quote_token(&token.as_bytes()[..token.len().min(QUOTED)], goes_on);
+    format!("{cut:?}")
+}
+
 /// The board after every move of the failing case, with both answers per move.
 fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
     let difference = failure.difference.as_ref();
@@ -678,7 +691,7 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
         let completes = highlight.map_or_else(String::new, |line| format!(" ({line})"));
         let mark = if m.player == 1 { 'X' } else { 'O' };
         let want = expected.get(number).map_or("-", String::as_str);
-        let got = found.get(number).map_or("-", String::as_str);
+        let got = found.get(number).map_or_else(|| "-".to_owned(), |token| shown(token));
         let flag = if differing == Some(number + 1) {
             "   <- differs"
         } else {

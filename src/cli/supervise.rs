@@ -55,10 +55,8 @@ pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
     };
     let process = |what| move |source| Error::Process { what, source };
     let exe = std::env::current_exe().map_err(process("find this binary"))?;
-    let measured =
-        supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit)
-            .map_err(process("supervise the solution"))?;
-    std::fs::write(report, measured.to_line()).map_err(process("write the report"))?;
+    supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit, report)
+        .map_err(process("supervise the solution"))?;
     Ok(0)
 }
 

@@ -260,14 +260,39 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
                 .find(|candidate| candidate.is_file());
             let below = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
             tests.push(Test {
-                name: below.to_string_lossy().into_owned(),
+                name: shown_name(&below.to_string_lossy()),
                 input: path,
                 answer,
             });
         }
     }
+    // `01` (Polygon) beside `01.in`: each is named by its whole file name.
+    let mut seen = std::collections::HashMap::new();
+    for test in &tests {
+        *seen.entry(test.name.clone()).or_insert(0) += 1;
+    }
+    for test in &mut tests {
+        if seen.get(&test.name).is_some_and(|&count| count > 1) {
+            let below = test.input.strip_prefix(dir).unwrap_or(&test.input);
+            test.name = shown_name(&below.to_string_lossy());
+        }
+    }
     tests.sort_by(|a, b| natural_order(&a.name, &b.name));
     Ok(tests)
+}
+
+/// A test's name as lines show it: control characters escaped, so that a
+/// file's name cannot drive the terminal.
+fn shown_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Names compared with their runs of digits as numbers: `2` before `10`,

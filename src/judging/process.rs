@@ -16,7 +16,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, Once};
+use std::os::unix::process::CommandExt;
+use std::sync::{Arc, Mutex, Once, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
@@ -37,16 +38,19 @@ pub const STDERR_KEPT: usize = 64 * 1024;
 /// much later, when the solution stopped it (SIGSTOP) or it could not run.
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// What a solution's standard error says when an allocation failed: how a
-/// failed run under a memory limit is told from any other crash.
-const OUT_OF_MEMORY_MARKERS: [&str; 7] = [
+/// What a solution says (on standard error, or the JVM on standard output)
+/// when an allocation failed: how a failed run under a memory limit is told
+/// from any other crash. C++, Python, Rust, Java, Go, C's perror, V8.
+const OUT_OF_MEMORY_MARKERS: [&str; 9] = [
     "std::bad_alloc",
     "MemoryError",
     "memory allocation of",
     "OutOfMemoryError",
     "out of memory",
-    "Cannot allocate memory",
     "Out of memory",
+    "Cannot allocate memory",
+    "Could not reserve enough space",
+    "Fatal process OOM",
 ];
 
 /// Standard output a run may write: twice the expected answer and 1 MiB
@@ -164,7 +168,8 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     }
     become_reaper();
     let exe = std::env::current_exe()?;
-    let report_file = tempfile::NamedTempFile::new()?;
+    // Read back through this handle, whatever becomes of the path.
+    let mut report_file = tempfile::NamedTempFile::new()?;
     let mut supervisor = Command::new(exe);
     supervisor
         .arg("supervise")
@@ -180,7 +185,10 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
         .args(command)
         .stdin(File::open(input)?)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(Stdio::piped())
+        // A group of its own: a solution that signals this tool's group, or
+        // a Ctrl-C, does not stop the supervisor's sweep.
+        .process_group(0);
     let started = Instant::now();
     let mut child = {
         // Held while spawning, so that a sweep cannot take the new
@@ -197,10 +205,11 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     // Both pipes are drained at once, or a child filling one would wait
     // forever on it: a thread each. Threads the system refuses (a process
     // limit) end the run with an error, never a panic.
-    let drained = drain(child.stdout.take(), Some(output_cap))
-        .and_then(|stdout| Ok((stdout, drain(child.stderr.take(), None)?)));
+    let (done, finished) = mpsc::channel();
+    let drained = Drain::start(child.stdout.take(), Some(output_cap), done.clone())
+        .and_then(|stdout| Ok((stdout, Drain::start(child.stderr.take(), None, done)?)));
     let (stdout, stderr) = match drained {
-        Ok(handles) => handles,
+        Ok(drains) => drains,
         Err(error) => {
             let _ = child.kill();
             let _ = child.wait();
@@ -209,8 +218,7 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
             return Err(error);
         }
     };
-    let status = child.wait_timeout(limits.time + GRACE);
-    let status = match status {
+    let status = match child.wait_timeout(limits.time + GRACE) {
         Ok(Some(status)) => Ok(status),
         Ok(None) => {
             let _ = child.kill();
@@ -227,16 +235,25 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
         }
     };
     forget(child.id());
-    let report = std::fs::read_to_string(report_file.path())
-        .ok()
-        .and_then(|line| Report::parse(&line));
-    if report.is_none() {
-        // The supervisor died without its sweep: what the solution started
-        // came here.
-        end_orphans();
+    // Whatever a supervisor that died early left, and anything else that
+    // reached this process, ends here.
+    end_orphans();
+    // A report counts only from a supervisor that finished its work: one
+    // the solution stopped or killed may have a report the solution wrote.
+    let report = match &status {
+        Ok(status) if status.success() => read_report(report_file.as_file_mut()),
+        _ => None,
+    };
+    // The pipes close once every writer is gone, which the sweeps saw to;
+    // should one still be held, the run's output is what came so far.
+    let deadline = Instant::now() + GRACE;
+    for _ in 0..2 {
+        if finished.recv_timeout(deadline.saturating_duration_since(Instant::now())).is_err() {
+            break;
+        }
     }
-    let (stdout, output_limit) = stdout.join().unwrap_or_default();
-    let (stderr, _) = stderr.join().unwrap_or_default();
+    let (stdout, output_limit) = stdout.take();
+    let (stderr, _) = stderr.take();
     let (ending, usage) = match (report, status) {
         (Some(report), _) => (
             Ok(report.ending),
@@ -255,7 +272,8 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
         ),
         (None, Ok(status)) => (
             Err(format!(
-                "its supervisor ended without a report ({status}): did the solution kill its parent?"
+                "its supervisor ended without a report ({status}): did the solution kill or \
+                 stop its parent?"
             )),
             Usage {
                 wall: started.elapsed(),
@@ -273,36 +291,71 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     })
 }
 
-/// Reads a pipe of the child's on a thread of its own. With a `cap`, more
-/// than `cap` bytes close the pipe (the writer then dies of SIGPIPE, or
-/// stops at the time limit) and report `true`; without one, the first
-/// [`STDERR_KEPT`] bytes are kept and the rest read and dropped.
-fn drain(
-    pipe: Option<impl Read + Send + 'static>,
-    cap: Option<usize>,
-) -> io::Result<thread::JoinHandle<(Vec<u8>, bool)>> {
-    thread::Builder::new().spawn(move || {
-        let mut bytes = Vec::new();
-        let Some(mut pipe) = pipe else {
-            return (bytes, false);
-        };
-        let mut chunk = vec![0; 64 * 1024];
-        loop {
-            // A read error leaves what was read: the verdict works with that.
-            let read = match pipe.read(&mut chunk) {
-                Ok(0) | Err(_) => return (bytes, false),
-                Ok(read) => read,
+/// The supervisor's report, read through the runner's own handle, at most
+/// a line's worth.
+fn read_report(file: &mut File) -> Option<Report> {
+    use std::io::Seek;
+    file.rewind().ok()?;
+    let mut line = String::new();
+    file.take(256).read_to_string(&mut line).ok()?;
+    Report::parse(&line)
+}
+
+/// A pipe of the child's read on a thread of its own into a buffer the
+/// runner can take at any time.
+struct Drain {
+    /// What was read, and whether the cap was passed.
+    read: Arc<Mutex<(Vec<u8>, bool)>>,
+}
+
+impl Drain {
+    /// Starts reading. With a `cap`, more than `cap` bytes close the pipe
+    /// (the writer then dies of SIGPIPE, or stops at the time limit) and
+    /// mark the cap passed; without one, the first [`STDERR_KEPT`] bytes are
+    /// kept and the rest read and dropped. `done` hears when the pipe ends.
+    fn start(
+        pipe: Option<impl Read + Send + 'static>,
+        cap: Option<usize>,
+        done: mpsc::Sender<()>,
+    ) -> io::Result<Drain> {
+        let read = Arc::new(Mutex::new((Vec::new(), false)));
+        let shared = Arc::clone(&read);
+        thread::Builder::new().spawn(move || {
+            let Some(mut pipe) = pipe else {
+                let _ = done.send(());
+                return;
             };
-            match cap {
-                Some(cap) if bytes.len() + read > cap => return (bytes, true),
-                Some(_) => bytes.extend_from_slice(&chunk[..read]),
-                None => {
-                    let room = STDERR_KEPT.saturating_sub(bytes.len());
-                    bytes.extend_from_slice(&chunk[..read.min(room)]);
+            let mut chunk = vec![0; 64 * 1024];
+            loop {
+                // A read error leaves what was read: the verdict works with that.
+                let count = match pipe.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(count) => count,
+                };
+                let mut kept = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let (bytes, passed) = &mut *kept;
+                match cap {
+                    Some(cap) if bytes.len() + count > cap => {
+                        *passed = true;
+                        break;
+                    }
+                    Some(_) => bytes.extend_from_slice(&chunk[..count]),
+                    None => {
+                        let room = STDERR_KEPT.saturating_sub(bytes.len());
+                        bytes.extend_from_slice(&chunk[..count.min(room)]);
+                    }
                 }
             }
-        }
-    })
+            let _ = done.send(());
+        })?;
+        Ok(Drain { read })
+    }
+
+    /// What was read so far, and whether the cap was passed.
+    fn take(self) -> (Vec<u8>, bool) {
+        let mut read = self.read.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        std::mem::take(&mut *read)
+    }
 }
 
 /// A verdict and what the run cost.
@@ -404,11 +457,11 @@ fn out_of_memory(run: &Run) -> bool {
     let Some(limit) = run.limits.memory else {
         return false;
     };
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    run.usage.peak_kib.saturating_mul(1024) >= limit
-        || OUT_OF_MEMORY_MARKERS
-            .iter()
-            .any(|marker| stderr.contains(marker))
+    let said = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(STDERR_KEPT)]);
+        OUT_OF_MEMORY_MARKERS.iter().any(|marker| text.contains(marker))
+    };
+    run.usage.peak_kib.saturating_mul(1024) >= limit || said(&run.stderr) || said(&run.stdout)
 }
 
 /// A progress bar on standard error, drawn only when that is a terminal;
@@ -438,19 +491,39 @@ pub fn startable(program: &str) -> Result<(), String> {
         path.metadata()
             .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
     };
-    if program.contains('/') {
-        return match Path::new(program).metadata() {
-            Err(error) => Err(format!("cannot start {program}: {error}")),
-            Ok(_) if executable(Path::new(program)) => Ok(()),
-            Ok(_) => Err(format!("cannot start {program}: not an executable file")),
-        };
-    }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    if std::env::split_paths(&path).any(|folder| executable(&folder.join(program))) {
-        Ok(())
+    let found = if program.contains('/') {
+        match Path::new(program).metadata() {
+            Err(error) => return Err(format!("cannot start {program}: {error}")),
+            Ok(_) if executable(Path::new(program)) => Path::new(program).to_path_buf(),
+            Ok(_) => return Err(format!("cannot start {program}: not an executable file")),
+        }
     } else {
-        Err(format!("cannot start {program}: no such command on PATH"))
+        match std::env::split_paths(&path)
+            .map(|folder| folder.join(program))
+            .find(|candidate| executable(candidate))
+        {
+            Some(found) => found,
+            None => return Err(format!("cannot start {program}: no such command on PATH")),
+        }
+    };
+    // A script whose `#!` names a missing interpreter cannot start either.
+    match interpreter(&found) {
+        Some(interpreter) if !executable(Path::new(&interpreter)) => Err(format!(
+            "cannot start {program}: its interpreter {interpreter} is not an executable file"
+        )),
+        _ => Ok(()),
     }
+}
+
+/// The interpreter a script's `#!` line names, if it has one.
+fn interpreter(script: &Path) -> Option<String> {
+    let mut start = [0u8; 256];
+    let read = File::open(script).ok()?.read(&mut start).ok()?;
+    let line = start[..read].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let text = String::from_utf8_lossy(line);
+    text.split_whitespace().next().map(str::to_owned)
 }
 
 /// The built-in solver as a command: this very binary's `solve`.

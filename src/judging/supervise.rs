@@ -93,16 +93,29 @@ impl Report {
     }
 }
 
+/// How often the supervisor looks whether the runner still lives.
+const PARENT_CHECK: Duration = Duration::from_millis(100);
+
 /// The supervisor's work: runs `command` through `exe supervise --exec`,
-/// kills it at `time_limit`, ends every process it left, and measures.
-/// Standard input, output and error are the supervisor's own, passed on.
+/// kills it at `time_limit`, ends every process it left, measures, and
+/// writes the report to `report`, which the runner made and which is opened
+/// before the solution starts (so that swapping the path for another file
+/// changes nothing) and overwritten at the end (so that what the solution
+/// wrote there is lost). If the runner dies (Ctrl-C, or killed), the
+/// solution's tree is ended at once.
 pub fn supervise(
     exe: &Path,
     command: &[String],
     time_limit: Duration,
     memory_limit: Option<u64>,
-) -> io::Result<Report> {
+    report: &Path,
+) -> io::Result<()> {
     prctl::set_child_subreaper(true).map_err(io::Error::from)?;
+    let mut report = fs::OpenOptions::new().write(true).open(report)?;
+    if !report.metadata()?.is_file() {
+        return Err(io::Error::other("the report is not a regular file"));
+    }
+    let runner = nix::unistd::getppid();
     let mut solution = Command::new(exe);
     solution.args(["supervise", "--exec"]);
     if let Some(bytes) = memory_limit {
@@ -111,18 +124,30 @@ pub fn supervise(
     solution.arg("--").args(command).process_group(0);
     let start = Instant::now();
     let mut child = solution.spawn()?;
-    let status = match child.wait_timeout(time_limit) {
-        Ok(status) => status,
-        Err(error) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            end_children(|_| false);
-            return Err(error);
+    let status = loop {
+        let left = time_limit.saturating_sub(start.elapsed());
+        let waited = child.wait_timeout(left.min(PARENT_CHECK));
+        match waited {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if nix::unistd::getppid() != runner => {
+                // Nobody is left to report to: end everything now.
+                let _ = child.kill();
+                let _ = child.wait();
+                end_children(|_| false);
+                return Err(io::Error::other("the runner is gone"));
+            }
+            Ok(None) if left.is_zero() => break None,
+            Ok(None) => {}
+            Err(error) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                end_children(|_| false);
+                return Err(error);
+            }
         }
     };
     let wall = start.elapsed();
-    let group = i32::try_from(child.id()).map(Pid::from_raw);
-    if let Ok(group) = group {
+    if let Ok(group) = i32::try_from(child.id()).map(Pid::from_raw) {
         // The group may be gone already; the sweep below finds the rest.
         let _ = killpg(group, Signal::SIGKILL);
     }
@@ -144,13 +169,17 @@ pub fn supervise(
         u64::try_from(time.tv_sec()).unwrap_or(0) * 1_000_000
             + u64::try_from(time.tv_usec()).unwrap_or(0)
     };
-    Ok(Report {
+    let measured = Report {
         ending,
         wall,
         cpu: Duration::from_micros(micros(usage.user_time()) + micros(usage.system_time())),
         // Linux counts ru_maxrss in KiB.
         peak_kib: u64::try_from(usage.max_rss()).unwrap_or(0),
-    })
+    };
+    use std::io::{Seek, Write};
+    report.set_len(0)?;
+    report.rewind()?;
+    report.write_all(measured.to_line().as_bytes())
 }
 
 /// Becomes `command` with the solution's limits set: the address space
@@ -172,68 +201,94 @@ pub fn exec_limited(command: &[String], memory_limit: Option<u64>) -> io::Error 
     Command::new(program).args(args).exec()
 }
 
-/// Kills and reaps every child of this process but those `keep` names, then
-/// the children that their deaths hand to this process (a reaper), until
-/// none is left. Nothing can outrun it: a killed process starts no more.
+/// Ends every descendant of this process but those under the children
+/// `keep` names, and reaps the children among them. Each round finds the
+/// descendants by their parents (`setsid` changes a process's session, not
+/// its parent), stops them all, then kills them, so a fork bomb cannot
+/// refill the places the kills free; what a kill hands to this process (a
+/// reaper) is found in the next round, until none is left.
 pub fn end_children(keep: impl Fn(Pid) -> bool) {
     loop {
-        let children: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
-        if children.is_empty() {
+        let roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
+        if roots.is_empty() {
             return;
         }
-        for &child in &children {
-            let _ = kill(child, Signal::SIGKILL);
+        let doomed = descendants_of(&roots);
+        for &pid in &doomed {
+            let _ = kill(pid, Signal::SIGSTOP);
         }
-        for &child in &children {
+        for &pid in &doomed {
+            let _ = kill(pid, Signal::SIGKILL);
+        }
+        for &child in &roots {
             // Reaped elsewhere already, or not ours: either way it is gone.
             let _ = waitpid(child, None);
         }
     }
 }
 
-/// This process's children, from `/proc/self/task/*/children` (each
-/// thread's), or from every process's `stat` where the kernel lacks that file.
-fn children() -> Vec<Pid> {
-    let parse = |text: &str| -> Vec<Pid> {
-        text.split_whitespace()
-            .filter_map(|pid| pid.parse().ok())
-            .map(Pid::from_raw)
-            .collect()
+/// `roots` and every process below them, by the parents `/proc` names.
+fn descendants_of(roots: &[Pid]) -> Vec<Pid> {
+    let mut found: Vec<Pid> = roots.to_vec();
+    let parents = parent_map();
+    let mut next = 0;
+    while next < found.len() {
+        let parent = found[next].as_raw();
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(_, of)| of == parent)
+                .map(|&(pid, _)| Pid::from_raw(pid)),
+        );
+        next += 1;
+    }
+    found
+}
+
+/// Every process with its parent, from `/proc/*/stat`.
+fn parent_map() -> Vec<(i32, i32)> {
+    let Ok(processes) = fs::read_dir("/proc") else {
+        return Vec::new();
     };
+    processes
+        .flatten()
+        .filter_map(|process| {
+            let pid: i32 = process.file_name().to_str()?.parse().ok()?;
+            let stat = fs::read_to_string(process.path().join("stat")).ok()?;
+            // `pid (name) state ppid ...`: the name may hold spaces and parentheses.
+            let end = stat.rfind(')')?;
+            let parent = stat[end + 1..].split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, parent))
+        })
+        .collect()
+}
+
+/// This process's children, from `/proc/self/task/*/children` (each
+/// thread's), or from every process's parent where the kernel lacks that file.
+fn children() -> Vec<Pid> {
     let mut found = Vec::new();
     let mut listed = false;
     if let Ok(tasks) = fs::read_dir("/proc/self/task") {
         for task in tasks.flatten() {
             if let Ok(text) = fs::read_to_string(task.path().join("children")) {
                 listed = true;
-                found.extend(parse(&text));
+                found.extend(
+                    text.split_whitespace()
+                        .filter_map(|pid| pid.parse().ok())
+                        .map(Pid::from_raw),
+                );
             }
         }
     }
     if listed {
         return found;
     }
-    let me = nix::unistd::getpid();
-    let Ok(processes) = fs::read_dir("/proc") else {
-        return found;
-    };
-    for process in processes.flatten() {
-        let Ok(pid) = process.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        let Ok(stat) = fs::read_to_string(process.path().join("stat")) else {
-            continue;
-        };
-        // `pid (name) state ppid ...`: the name may hold spaces and parentheses.
-        let parent = stat
-            .rfind(')')
-            .and_then(|end| stat[end + 1..].split_whitespace().nth(1))
-            .and_then(|ppid| ppid.parse::<i32>().ok());
-        if parent == Some(me.as_raw()) {
-            found.push(Pid::from_raw(pid));
-        }
-    }
-    found
+    let me = nix::unistd::getpid().as_raw();
+    parent_map()
+        .into_iter()
+        .filter(|&(_, parent)| parent == me)
+        .map(|(pid, _)| Pid::from_raw(pid))
+        .collect()
 }
 
 #[cfg(test)]
