@@ -11,13 +11,12 @@
 # warm-up, so the page cache is warm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The default build is static (.cargo/config.toml says why).
-cargo build --release --quiet
+# The judge build is static (.cargo/config.toml says why).
+cargo judge-build --quiet
 built=$PWD/target/x86_64-unknown-linux-gnu/release/tictactoe
 # For comparison, the same code linked dynamically, as Rust links by default.
-RUSTFLAGS="-C target-feature=-crt-static" \
-  cargo build --release --quiet --target-dir target/dynamic
-dynamic_built=$PWD/target/dynamic/x86_64-unknown-linux-gnu/release/tictactoe
+cargo build --release --quiet
+dynamic_built=$PWD/target/release/tictactoe
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 cd "$work"

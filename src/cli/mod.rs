@@ -50,13 +50,21 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// `0.1.0 (commit 0123456789ab)`: the version and the commit built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("TICTACTOE_COMMIT"),
+    ")"
+);
+
 /// A reference solver for Design Tic-Tac-Toe (LeetCode 348).
 ///
 /// Solving is the default command: `tictactoe FILE` is `tictactoe solve FILE`.
 #[derive(Debug, Parser)]
 #[command(
     name = "tictactoe",
-    version,
+    version = VERSION,
     args_conflicts_with_subcommands = true,
     after_long_help = SOLVE_HELP,
 )]
