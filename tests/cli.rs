@@ -326,3 +326,50 @@ fn a_mistyped_command_is_named_not_opened_as_a_file() {
         .stdout("0\n");
     tictactoe().arg("no-such.in").assert().code(66);
 }
+
+#[test]
+fn a_bare_tictactoe_on_a_terminal_says_it_is_reading_and_how_to_end() {
+    // `script` gives the binary a terminal for its standard input.
+    let command = format!("timeout 2 '{}'", common::binary().display());
+    let output = std::process::Command::new("script")
+        .args(["-qc", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("reading a problem input from the terminal; end it with Ctrl-D"),
+        "{said}"
+    );
+    // Piped, it says nothing but the results.
+    tictactoe()
+        .write_stdin("1\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n")
+        .assert()
+        .success()
+        .stdout("0 0 0 0 1\n")
+        .stderr("");
+}
+
+#[test]
+fn convert_detects_the_input_format_and_rewrites_a_file_in_its_own() {
+    tictactoe()
+        .args([
+            "convert",
+            "--to",
+            "leetcode",
+            "fixtures/leetcode/example.in",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("[\"TicTacToe\",\"move\""));
+    tictactoe()
+        .args([
+            "convert",
+            "--to",
+            "coding-ninjas",
+            "fixtures/solve/leetcode-example.in",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("1\n3\n7\n"));
+}

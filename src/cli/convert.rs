@@ -26,9 +26,9 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 pub(super) const CONVERT_HELP: &str = "\
-The input is read in the other format than --to; with --from, in the one
-named (`auto` detects it), so converting a file to its own format gives its
-canonical form. Only the format is checked: moves the solver would refuse
+The input's format is detected (LeetCode when its first non-whitespace byte
+is `[`), or named with --from; a file converted to its own format comes out
+in its canonical form. Only the format is checked: moves the solver would refuse
 are kept as they are.
 
 Examples:
@@ -41,8 +41,8 @@ pub(super) struct ConvertArgs {
     /// The format to write.
     #[arg(long, value_enum)]
     to: ToArg,
-    /// The input's format [default: the other one than --to]; `auto` picks
-    /// LeetCode when the first non-whitespace byte is `[`.
+    /// The input's format [default: auto, LeetCode when the first
+    /// non-whitespace byte is `[`].
     #[arg(long, value_enum)]
     from: Option<FormatArg>,
     /// The input; none or `-` reads standard input.
@@ -128,11 +128,7 @@ impl ConvertArgs {
         ConvertConfig {
             input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
             output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
-            from: match (self.from, self.to) {
-                (Some(from), _) => from.into_format(),
-                (None, ToArg::Leetcode) => Some(Format::CodingNinjas),
-                (None, ToArg::CodingNinjas) => Some(Format::Leetcode),
-            },
+            from: self.from.and_then(FormatArg::into_format),
             to: self.to.into(),
         }
     }

@@ -291,6 +291,15 @@ pub fn run(config: Config) -> Result<u8, Error> {
     let stdout = Output::stdout;
     match config {
         Config::Solve(config) => {
+            use std::io::IsTerminal;
+            if config.inputs.contains(&InputSource::Stdin) && std::io::stdin().is_terminal() {
+                // A bare `tictactoe` on a terminal would otherwise wait in silence.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "tictactoe: reading a problem input from the terminal; end it with Ctrl-D \
+                     (tictactoe --help shows the commands)"
+                );
+            }
             let mut output = Output::create(&config.output, &config.inputs)?;
             solve::run(&config, &mut output)?;
             output.finish().map(|()| 0)
