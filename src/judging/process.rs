@@ -71,7 +71,7 @@ pub struct Limits {
 
 impl Limits {
     /// `{"time_seconds": .., "memory_bytes": .. or null}`.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(self) -> serde_json::Value {
         serde_json::json!({
             "time_seconds": self.time.as_secs_f64(),
             "memory_bytes": self.memory,
@@ -92,7 +92,7 @@ pub struct Usage {
 
 impl Usage {
     /// `{"wall_seconds": .., "cpu_seconds": .., "peak_memory_kib": ..}`.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(self) -> serde_json::Value {
         serde_json::json!({
             "wall_seconds": self.wall.as_secs_f64(),
             "cpu_seconds": self.cpu.as_secs_f64(),

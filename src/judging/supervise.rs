@@ -57,7 +57,7 @@ pub struct Report {
 
 impl Report {
     /// The report as the one line the supervisor writes.
-    pub fn to_line(&self) -> String {
+    pub fn to_line(self) -> String {
         let (ending, value) = match self.ending {
             Ending::Exited(code) => ("exited", code),
             Ending::Signaled(signal) => ("signaled", signal),

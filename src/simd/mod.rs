@@ -54,6 +54,8 @@ mod sealed {
 /// The CPU a hot loop is compiled for: [`Baseline`] or [`Newer`].
 pub trait Cpu: Copy + sealed::Sealed {
     /// Whether this is the build for CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    // Read only by x86-64's paths.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const NEWER: bool;
 }
 
@@ -64,6 +66,8 @@ pub struct Baseline;
 /// Proof that the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT: only
 /// [`dispatch`] makes one, after checking.
 #[derive(Clone, Copy, Debug)]
+// Made only on x86-64.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub struct Newer {
     _checked: (),
 }
@@ -89,8 +93,9 @@ pub trait Kernel {
 /// features and the environment does not ask for the baseline.
 #[inline]
 pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
-    #[cfg(target_arch = "x86_64")]
     if has_newer_features() {
+        // Elsewhere than x86-64 no CPU has them: the baseline runs.
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has every feature `run_newer` is compiled for.
         return unsafe { run_newer(kernel) };
     }
