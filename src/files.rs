@@ -49,12 +49,15 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
 /// Pipe capacity asked for: a default 64 KiB pipe makes the writer wait
 /// for the solver at every few reads (docs/PERFORMANCE.md). 1 MiB is what an
 /// unprivileged process may ask for by default.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const PIPE_CAPACITY: usize = 1 << 20;
 
 /// Makes a pipe's buffer larger, so the writer runs ahead of the solver and
 /// each read returns a full chunk. Anything but a pipe is left alone, and a
 /// refusal only costs speed.
 fn widen_pipe(file: &File) {
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
     #[cfg(target_os = "linux")]
     if file.metadata().is_ok_and(|meta| {
         use std::os::unix::fs::FileTypeExt;

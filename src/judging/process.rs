@@ -148,7 +148,7 @@ fn become_reaper() {
     ONCE.call_once(|| {
         // Without it, what escapes a killed supervisor goes to init: the
         // supervisor's own sweep still covers every run that ends normally.
-        let _ = nix::sys::prctl::set_child_subreaper(true);
+        let _ = supervise::become_reaper();
     });
 }
 

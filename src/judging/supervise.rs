@@ -17,8 +17,9 @@
 //!
 //! Process control is [`nix`]'s: the one well-kept crate with safe calls for
 //! the reaper attribute, the parent-death signal, resource limits and usage.
+//! The reaper and the parent-death signal are Linux's; on other Unix systems
+//! the solution's process group is what is ended.
 
-use nix::sys::prctl;
 use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
@@ -93,6 +94,30 @@ impl Report {
     }
 }
 
+/// ru_maxrss is in KiB on Linux, in bytes on macOS.
+#[cfg(target_os = "macos")]
+const MAX_RSS_UNITS_PER_KIB: u64 = 1024;
+#[cfg(not(target_os = "macos"))]
+const MAX_RSS_UNITS_PER_KIB: u64 = 1;
+
+/// Makes this process the reaper of its descendants' orphans, where the
+/// system has such a thing (Linux). Elsewhere what escapes the solution's
+/// process group (`setsid`) is not found: the process group is all the
+/// supervisor ends.
+pub fn become_reaper() -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    nix::sys::prctl::set_child_subreaper(true).map_err(io::Error::from)?;
+    Ok(())
+}
+
+/// Asks for SIGKILL when the parent (the supervisor) dies, where the
+/// system offers it (Linux).
+fn die_with_parent() -> Result<(), io::Error> {
+    #[cfg(target_os = "linux")]
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(io::Error::from)?;
+    Ok(())
+}
+
 /// How often the supervisor looks whether the runner still lives.
 const PARENT_CHECK: Duration = Duration::from_millis(100);
 
@@ -110,7 +135,7 @@ pub fn supervise(
     memory_limit: Option<u64>,
     report: &Path,
 ) -> io::Result<()> {
-    prctl::set_child_subreaper(true).map_err(io::Error::from)?;
+    become_reaper()?;
     let mut report = fs::OpenOptions::new().write(true).open(report)?;
     if !report.metadata()?.is_file() {
         return Err(io::Error::other("the report is not a regular file"));
@@ -173,8 +198,7 @@ pub fn supervise(
         ending,
         wall,
         cpu: Duration::from_micros(micros(usage.user_time()) + micros(usage.system_time())),
-        // Linux counts ru_maxrss in KiB.
-        peak_kib: u64::try_from(usage.max_rss()).unwrap_or(0),
+        peak_kib: u64::try_from(usage.max_rss()).unwrap_or(0) / MAX_RSS_UNITS_PER_KIB,
     };
     use std::io::{Seek, Write};
     report.set_len(0)?;
@@ -189,8 +213,8 @@ pub fn exec_limited(command: &[String], memory_limit: Option<u64>) -> io::Error 
     let Some((program, args)) = command.split_first() else {
         return io::Error::new(io::ErrorKind::InvalidInput, "empty command");
     };
-    if let Err(error) = prctl::set_pdeathsig(Signal::SIGKILL) {
-        return error.into();
+    if let Err(error) = die_with_parent() {
+        return error;
     }
     let _ = setrlimit(Resource::RLIMIT_CORE, 0, 0);
     if let Some(bytes) = memory_limit
