@@ -264,3 +264,40 @@ fn the_same_command_makes_the_same_bytes_and_a_full_folder_is_refused() {
     package(&["--judge", "kattis", "--seed", "8", "--force"], &first);
     assert!(tree(&first) != tree(&second));
 }
+
+#[test]
+fn a_folder_that_holds_the_current_one_a_file_or_a_bad_short_name_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inner = dir.path().join("inner");
+    fs::create_dir(&inner).expect("folder");
+    fs::write(dir.path().join("keep.txt"), "keep").expect("file");
+    for place in [".", ".."] {
+        tictactoe()
+            .current_dir(&inner)
+            .args(["package", "--judge", "kattis", "--force", place])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("holds the current folder"));
+    }
+    assert_eq!(
+        fs::read_to_string(dir.path().join("keep.txt")).expect("kept"),
+        "keep"
+    );
+    assert!(inner.is_dir());
+    tictactoe()
+        .args(["package", "--judge", "kattis"])
+        .arg(dir.path().join("keep.txt"))
+        .assert()
+        .code(2);
+    tictactoe()
+        .args(["package", "--judge", "icpc"])
+        .arg(dir.path().join("Tic-Tac-Toe"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("short name"));
+    // A zip's folder is made when missing.
+    package(
+        &["--judge", "domjudge", "--use-path"],
+        &dir.path().join("new/ttt.zip"),
+    );
+}

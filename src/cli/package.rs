@@ -28,6 +28,10 @@ run bit only on those two (DOMjudge does). Build the copy for the judge host:
 a static Linux binary runs anywhere. --use-path writes scripts that call
 `tictactoe` on the judge's PATH instead.
 
+problem.yaml names `the problem setter` as rights owner and credits, under
+cc0, and a UUID made from the seed and the judge: edit them to yours, and use
+another --seed for another problem from the same tool.
+
 A setter's path:
   tictactoe package --judge kattis tictactoe       # make it
   verifyproblem tictactoe                          # inspect it
@@ -85,6 +89,10 @@ pub struct PackageConfig {
 /// Writes the package; says where on standard output.
 pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> {
     let target = &config.dir;
+    let folder = config.spec.judge != Judge::Domjudge;
+    if folder {
+        check_folder(target)?;
+    }
     let occupied = match config.spec.judge {
         Judge::Domjudge => target.exists(),
         _ => fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_some()),
@@ -107,6 +115,12 @@ pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> 
     let files = package::files(&config.spec, binary.as_deref())?;
     match config.spec.judge {
         Judge::Domjudge => {
+            if let Some(parent) = target.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+                fs::create_dir_all(parent).map_err(|source| Error::CreateOutput {
+                    path: parent.to_path_buf(),
+                    source,
+                })?;
+            }
             let mut zipped = std::io::Cursor::new(Vec::new());
             package::zip(&files, &mut zipped).map_err(Error::Write)?;
             let mut out = Output::create(&OutputTarget::Path(target.clone()), &[])?;
@@ -125,8 +139,60 @@ pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> 
     Ok(0)
 }
 
+/// Refuses a folder that cannot be the package: a file, a name the
+/// formats refuse as a problem's short name, or the folder the command runs
+/// in or one above it (replacing it would pull the ground from under the
+/// new package).
+fn check_folder(target: &Path) -> Result<(), Error> {
+    if target.exists() && !target.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is a file; the package is a folder",
+            target.display()
+        )));
+    }
+    let absolute = std::path::absolute(target).map_err(|source| Error::CreateOutput {
+        path: target.to_path_buf(),
+        source,
+    })?;
+    // `a/./b/..` spelled out, so that `.` and `..` are seen for what they name.
+    let mut plain = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                plain.pop();
+            }
+            part => plain.push(part),
+        }
+    }
+    let here = std::env::current_dir().ok();
+    if here.as_deref().is_some_and(|here| here.starts_with(&plain))
+        || fs::canonicalize(target)
+            .ok()
+            .zip(here.and_then(|here| fs::canonicalize(here).ok()))
+            .is_some_and(|(real, here)| here.starts_with(real))
+    {
+        return Err(Error::Usage(format!(
+            "{} holds the current folder; write the package somewhere below it",
+            target.display()
+        )));
+    }
+    let name = plain
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        return Err(Error::Usage(format!(
+            "the folder's name {name:?} is the problem's short name, which the formats want \
+             in lowercase letters and digits only (tictactoe, ttt348)"
+        )));
+    }
+    Ok(())
+}
+
 /// Writes the files into a fresh folder beside `target`, then puts it in
-/// `target`'s place: a failure leaves what was there.
+/// `target`'s place: the old folder moves aside first and goes only once the
+/// new one is in, so a failure leaves what was there.
 fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
     let create = |path: &Path| {
         let path = path.to_path_buf();
@@ -152,11 +218,34 @@ fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(create(&path))?;
         }
     }
-    if target.exists() {
-        fs::remove_dir_all(target).map_err(create(target))?;
-    }
     let fresh = fresh.keep();
-    fs::rename(&fresh, target).map_err(create(target))
+    let old = if target.exists() {
+        let aside = tempfile::Builder::new()
+            .prefix(".tictactoe-package-old")
+            .tempdir_in(&parent)
+            .map_err(create(&parent))?
+            .keep();
+        let aside = aside.join("old");
+        fs::rename(target, &aside).map_err(create(target))?;
+        Some(aside)
+    } else {
+        None
+    };
+    if let Err(source) = fs::rename(&fresh, target) {
+        if let Some(aside) = &old {
+            // Put back what was there.
+            let _ = fs::rename(aside, target);
+        }
+        let _ = fs::remove_dir_all(&fresh);
+        return Err(Error::CreateOutput {
+            path: target.to_path_buf(),
+            source,
+        });
+    }
+    if let Some(aside) = old.as_ref().and_then(|aside| aside.parent()) {
+        fs::remove_dir_all(aside).map_err(create(aside))?;
+    }
+    Ok(())
 }
 
 impl PackageArgs {

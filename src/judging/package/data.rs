@@ -240,7 +240,8 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
         (
             "08-largest",
             "the largest file the bounds allow: 100 full boards of N = 100, a million moves",
-            "a solution slower than O(1) a move (scanning the line: O(N) a move)",
+            "a solution far slower than O(1) a move (scanning the whole board, O(N^2) a move); \
+             scanning the move's lines, O(N) a move, passes",
             OutcomeMix::Draw,
             100,
             100,

@@ -268,7 +268,10 @@ fn notes(spec: &PackageSpec, tests: &[TestFile]) -> String {
          Made by `tictactoe package` {} (seed {}); the same command rebuilds these\n\
          files byte for byte. The answers are the reference solver's.\n\n\
          The validators run tictactoe: the input validator as\n`tictactoe {}`,\n\
-         the output validator as `tictactoe {CHECK_COMMAND}` (tokens compared).\n\n\
+         the output validator as `tictactoe {CHECK_COMMAND}` (a case's results\n\
+         on a line of their own; spaces and line ends as the checker allows).\n\n\
+         problem.yaml names `the problem setter` (rights owner, credits) under cc0 and a\n\
+         UUID made from the seed and the judge: edit them to yours.\n\n\
          ## Test data\n\n| file | made | targets |\n| --- | --- | --- |\n",
         env!("CARGO_PKG_VERSION"),
         spec.seed,
@@ -328,11 +331,14 @@ pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFil
     if spec.judge == Judge::Domjudge {
         files.push(PackageFile::text("problem.html", statement::html(&limits, &samples)));
     }
-    files.extend(validator(
-        "input_validators/tictactoe",
-        &validate_command(&limits),
-        binary,
-    ));
+    // DOMjudge runs no input validator: its zip stays lighter without one.
+    if spec.judge != Judge::Domjudge {
+        files.extend(validator(
+            "input_validators/tictactoe",
+            &validate_command(&limits),
+            binary,
+        ));
+    }
     files.extend(validator(output_validator, CHECK_COMMAND, binary));
     for (name, verdict, source) in SUBMISSIONS {
         files.push(PackageFile::text(format!("submissions/{verdict}/{name}"), source));

@@ -40,7 +40,12 @@ fn statement(limits: &Limits) -> Statement {
                          one move each: three integers $r$, $c$ and $p$, the row and the \
                          column of the cell ($0 \\le r, c < N$) and the player ($p$ is $1$ \
                          or $2$).",
-                        limits.min_t, limits.max_t, limits.min_n, limits.max_n, limits.min_q
+                        limits.min_t,
+                        limits.max_t,
+                        // 5 <= Q <= N x N leaves no smaller board.
+                        limits.smallest_playable_n().max(limits.min_n),
+                        limits.max_n,
+                        limits.min_q
                     ),
                     "Every move is to an empty cell, the players alternate (either may move \
                      first), and no move follows a win."
