@@ -73,8 +73,13 @@ fn run(args: &[&str], input: &[u8]) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// Converts `text`, read as the other format than `to`, to `to`: named, so
+/// that a fixture in the wrong format is refused rather than detected.
 fn convert(text: &[u8], to: Format) -> (i32, Vec<u8>, String) {
-    run(&["convert", "--to", to.name()], text)
+    run(
+        &["convert", "--from", to.other().name(), "--to", to.name()],
+        text,
+    )
 }
 
 /// The canonical Coding Ninjas form, written here independently of the
