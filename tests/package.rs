@@ -111,11 +111,11 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
         .output()
         .expect("bt runs");
     assert!(run.status.success(), "{}", describe(&run));
-    let report = format!(
+    let report = without_colour(&format!(
         "{}{}",
         String::from_utf8_lossy(&run.stdout),
         String::from_utf8_lossy(&run.stderr)
-    );
+    ));
     assert!(report.contains("using timelimit: 3.0s"), "{report}");
     for line in [
         "accepted/counters.cpp:",
@@ -135,6 +135,25 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
             .unwrap_or_else(|| panic!("{line} missing: {report}"));
         assert!(found.contains(verdict), "{found}");
     }
+}
+
+/// `text` without the terminal's colour codes, which bt writes under CI.
+fn without_colour(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // `ESC [ ... m`: up to the letter that ends it.
+            for end in chars.by_ref() {
+                if end.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
 }
 
 /// Runs `command` in `dir` with an empty environment, as `user` if given.
