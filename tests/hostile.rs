@@ -15,6 +15,17 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// Held by each test for its whole run: a fork bomb must not share the
+/// machine with runs whose time is measured.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The lock, whatever became of the test that held it before.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The time limit the hostile runs get.
 const LIMIT: f64 = 1.0;
 
@@ -195,6 +206,7 @@ fn judge_under_stress(name: &str, accepted: bool) -> Option<String> {
 
 #[test]
 fn hostile_solutions_get_their_verdicts_in_time_in_bounded_memory_and_leave_nothing() {
+    let _alone = alone();
     let dir = one_test();
     let mut problems: Vec<String> = thread::scope(|scope| {
         let runs: Vec<_> = CASES
@@ -261,6 +273,7 @@ fn start_job(dir: &Path, script: &str, mark: &str) -> std::process::Child {
 
 #[test]
 fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind() {
+    let _alone = alone();
     use std::os::unix::process::ExitStatusExt;
     let dir = one_test();
     // The solution kills the tool's whole process group: the supervisor,
@@ -298,6 +311,7 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
 
 #[test]
 fn a_fork_bomb_in_sessions_of_its_own_is_stopped_under_a_process_limit() {
+    let _alone = alone();
     use std::os::unix::fs::PermissionsExt;
     // Everything nobody may read: the binary, the bomb, the test.
     let place = tempfile::tempdir().expect("temp dir");
