@@ -12,6 +12,9 @@ use rand_chacha::ChaCha8Rng;
 pub struct TestFile {
     /// `sample` or `secret`.
     pub group: &'static str,
+    /// The test group within `secret` (`lines`, `outcomes`, `size`), for the
+    /// formats that nest groups.
+    pub subgroup: Option<&'static str>,
     /// The file name without its extension.
     pub name: String,
     /// How it was made: the generator's settings and seed, or the builder's.
@@ -120,6 +123,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
     let mut files = Vec::new();
     files.push(TestFile {
         group: "sample",
+        subgroup: None,
         name: "1".into(),
         made: "the statement's example".into(),
         targets: "reading the format; a win on the last move",
@@ -127,6 +131,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
     });
     files.push(TestFile {
         group: "sample",
+        subgroup: None,
         name: "2".into(),
         made: format!("built, seed {seed}"),
         targets: "each outcome: X wins on a row, O on the anti-diagonal, a draw, an unfinished game",
@@ -162,6 +167,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
     };
     files.push(TestFile {
         group: "secret",
+        subgroup: Some("lines"),
         name: "01-every-line-odd-n".into(),
         made: format!("built, seed {seed}: every row, column and diagonal won once, N = 3, 5, 7"),
         targets: "a forgotten diagonal or anti-diagonal; an anti-diagonal test off by one (r + c == N); \
@@ -170,6 +176,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
     });
     files.push(TestFile {
         group: "secret",
+        subgroup: Some("lines"),
         name: "02-every-line-even-n".into(),
         made: format!("built, seed {seed}: every row, column and diagonal won once, N = 4, 6, 8"),
         targets: "the same on even boards, where no cell lies on both diagonals",
@@ -192,6 +199,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
     crossing.truncate(MOST_CASES);
     files.push(TestFile {
         group: "secret",
+        subgroup: Some("lines"),
         name: "03-wins-on-crossing-cells".into(),
         made: format!(
             "built, seed {seed}: the winning move on a corner, the centre or another cell \
@@ -264,6 +272,7 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
         let mut generator = Generator::new(&spec, 0);
         files.push(TestFile {
             group: "secret",
+            subgroup: Some(if index < 3 { "outcomes" } else { "size" }),
             name: name.into(),
             made: format!(
                 "{what}: tictactoe gen --seed {} --cases {cases} --min-n {min_n} --max-n {max_n} \

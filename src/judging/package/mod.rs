@@ -261,6 +261,18 @@ fn input_and_answer(file: &TestFile) -> Result<(Vec<u8>, Vec<u8>), Error> {
     Ok((input, answer))
 }
 
+/// Where a test file goes, without its extension: secret files in their
+/// group's folder, but flat for DOMjudge, whose import reads `data/secret`
+/// without folders.
+fn stem(spec: &PackageSpec, test: &TestFile) -> String {
+    match (spec.judge, test.subgroup) {
+        (Judge::Kattis | Judge::Icpc, Some(subgroup)) => {
+            format!("data/{}/{subgroup}/{}", test.group, test.name)
+        }
+        _ => format!("data/{}/{}", test.group, test.name),
+    }
+}
+
 /// The notes: how each test file was made, and which mistakes it targets.
 fn notes(spec: &PackageSpec, tests: &[TestFile]) -> String {
     let mut text = format!(
@@ -279,8 +291,10 @@ fn notes(spec: &PackageSpec, tests: &[TestFile]) -> String {
     );
     for test in tests {
         text.push_str(&format!(
-            "| data/{}/{}.in | {} | {} |\n",
-            test.group, test.name, test.made, test.targets
+            "| {}.in | {} | {} |\n",
+            stem(spec, test),
+            test.made,
+            test.targets
         ));
     }
     text.push_str(
@@ -308,7 +322,7 @@ pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFil
                 String::from_utf8_lossy(&answer).into_owned(),
             ));
         }
-        let stem = format!("data/{}/{}", test.group, test.name);
+        let stem = stem(spec, test);
         files.push(PackageFile {
             path: format!("{stem}.in"),
             bytes: input,
