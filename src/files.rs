@@ -7,8 +7,20 @@
 use crate::error::{Error, InputName};
 use std::fs::File;
 use std::io::{self, Read, Seek, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
+
+/// A standard stream as a file of its own (a duplicate of its descriptor or
+/// handle), which the caller buffers as it likes.
+#[cfg(unix)]
+fn duplicate(stream: &impl std::os::fd::AsFd) -> io::Result<File> {
+    Ok(File::from(stream.as_fd().try_clone_to_owned()?))
+}
+
+/// A standard stream as a file of its own (a duplicate of its handle).
+#[cfg(windows)]
+fn duplicate(stream: &impl std::os::windows::io::AsHandle) -> io::Result<File> {
+    Ok(File::from(stream.as_handle().try_clone_to_owned()?))
+}
 
 /// Opens an input for reading, with its name for messages.
 ///
@@ -17,9 +29,8 @@ use std::path::{Path, PathBuf};
 pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
     match source {
         InputSource::Stdin => {
-            let reader: Box<dyn Read> = match io::stdin().as_fd().try_clone_to_owned() {
-                Ok(fd) => {
-                    let file = File::from(fd);
+            let reader: Box<dyn Read> = match duplicate(&io::stdin()) {
+                Ok(file) => {
                     widen_pipe(&file);
                     Box::new(file)
                 }
@@ -92,12 +103,9 @@ enum Destination {
 impl Output {
     /// Standard output.
     pub fn stdout() -> Result<Output, Error> {
-        let fd = io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
-            .map_err(Error::Write)?;
+        let file = duplicate(&io::stdout()).map_err(Error::Write)?;
         Ok(Output {
-            to: Destination::Stream(File::from(fd)),
+            to: Destination::Stream(file),
         })
     }
 
@@ -245,10 +253,7 @@ fn is_stdout(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let stdout = io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
-            .and_then(|fd| File::from(fd).metadata());
+        let stdout = duplicate(&io::stdout()).and_then(|file| file.metadata());
         match (stdout, std::fs::metadata(path)) {
             (Ok(stdout), Ok(named)) => stdout.dev() == named.dev() && stdout.ino() == named.ino(),
             _ => false,
@@ -270,10 +275,7 @@ fn same_file(input: &InputSource, path: &Path) -> bool {
     };
     let input = match input {
         InputSource::Path(input) => std::fs::metadata(input),
-        InputSource::Stdin => io::stdin()
-            .as_fd()
-            .try_clone_to_owned()
-            .and_then(|fd| File::from(fd).metadata()),
+        InputSource::Stdin => duplicate(&io::stdin()).and_then(|file| file.metadata()),
     };
     let Ok(input) = input else {
         return false;

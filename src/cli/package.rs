@@ -213,6 +213,7 @@ fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
             fs::create_dir_all(folder).map_err(create(folder))?;
         }
         fs::write(&path, &file.bytes).map_err(create(&path))?;
+        #[cfg(unix)]
         if file.executable {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(create(&path))?;

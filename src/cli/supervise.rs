@@ -3,14 +3,17 @@
 
 use super::parse_seconds;
 use crate::error::Error;
+#[cfg(unix)]
 use crate::judging::supervise;
 use clap::Args;
+#[cfg(unix)]
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The status of a supervisor that could not start its solution, as a
 /// shell gives a command it cannot run.
+#[cfg(unix)]
 const CANNOT_START: u8 = 127;
 
 #[derive(Debug, Args)]
@@ -45,6 +48,15 @@ pub struct SuperviseConfig {
 }
 
 /// Supervises the solution and writes the report, or becomes the solution.
+#[cfg(not(unix))]
+pub fn run(_config: &SuperviseConfig) -> Result<u8, Error> {
+    Err(Error::Usage(
+        "supervise needs Unix process control (Linux, macOS)".into(),
+    ))
+}
+
+/// Supervises the solution and writes the report, or becomes the solution.
+#[cfg(unix)]
 pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
     let Some((time_limit, report)) = &config.supervise else {
         let error = supervise::exec_limited(&config.command, config.memory_limit);

@@ -6,6 +6,9 @@ pub mod check;
 pub mod generate;
 pub mod package;
 pub mod process;
+// The supervisor is Unix process control; elsewhere `test` and `stress`
+// refuse to start (process::startable says why).
+#[cfg(unix)]
 pub mod supervise;
 pub mod validate;
 

@@ -9,18 +9,30 @@
 //! kills its supervisor is still stopped [`GRACE`] after its limit, and what
 //! it started comes to this process, a reaper too, which ends it.
 
-use super::supervise::{self, Ending, Report};
+#[cfg(unix)]
+use super::supervise;
 use super::{Verdict, VerdictKind};
 use crate::format::answers::{Mode, compare};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
-use std::process::{Command, Stdio};
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
+#[cfg(unix)]
+use std::process::{Command, Stdio};
+#[cfg(unix)]
 use std::sync::{Arc, Mutex, Once, mpsc};
+#[cfg(unix)]
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(unix)]
+use std::time::Instant;
+#[cfg(unix)]
 use wait_timeout::ChildExt;
+
+/// Why `test` and `stress` do not run elsewhere than on Unix.
+const UNIX_ONLY: &str = "test and stress run solutions under Unix process control \
+                         (Linux, macOS); on Windows, run them in WSL";
 
 /// How many lines of a crashed solution's standard error a verdict quotes.
 const STDERR_LINES: usize = 3;
@@ -36,6 +48,7 @@ pub const STDERR_KEPT: usize = 64 * 1024;
 /// How long after the time limit a verdict comes at the latest: the
 /// supervisor kills at the limit; the watchdog kills the supervisor this
 /// much later, when the solution stopped it (SIGSTOP) or it could not run.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub const GRACE: Duration = Duration::from_secs(1);
 
 /// What a solution says (on standard error, or the JVM on standard output)
@@ -120,6 +133,72 @@ impl Usage {
     }
 }
 
+/// How a supervised run ended.
+// Made by the supervisor, which is Unix's.
+#[cfg_attr(not(unix), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The solution exited with this status.
+    Exited(i32),
+    /// The solution was killed by this signal (not at the time limit).
+    Signaled(i32),
+    /// The solution was still running at the time limit and was killed.
+    TimedOut,
+}
+
+/// What the supervisor measured.
+#[cfg_attr(not(unix), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// How the solution's first process ended.
+    pub ending: Ending,
+    /// Wall time from the start until it ended or was killed.
+    pub wall: Duration,
+    /// User and system CPU time of every process of the tree.
+    pub cpu: Duration,
+    /// The largest peak resident memory of any one process of the tree, in KiB.
+    pub peak_kib: u64,
+}
+
+#[cfg_attr(not(unix), allow(dead_code))]
+impl Report {
+    /// The report as the one line the supervisor writes.
+    pub fn to_line(self) -> String {
+        let (ending, value) = match self.ending {
+            Ending::Exited(code) => ("exited", code),
+            Ending::Signaled(signal) => ("signaled", signal),
+            Ending::TimedOut => ("timed-out", 0),
+        };
+        format!(
+            "{ending} {value} {} {} {}\n",
+            self.wall.as_micros(),
+            self.cpu.as_micros(),
+            self.peak_kib
+        )
+    }
+
+    /// The report a supervisor wrote, if it wrote one whole.
+    pub fn parse(line: &str) -> Option<Report> {
+        let mut words = line.split_whitespace();
+        let ending = words.next()?;
+        let value: i32 = words.next()?.parse().ok()?;
+        let mut number = || -> Option<u64> { words.next()?.parse().ok() };
+        let (wall, cpu, peak_kib) = (number()?, number()?, number()?);
+        let ending = match ending {
+            "exited" => Ending::Exited(value),
+            "signaled" => Ending::Signaled(value),
+            "timed-out" => Ending::TimedOut,
+            _ => return None,
+        };
+        Some(Report {
+            ending,
+            wall: Duration::from_micros(wall),
+            cpu: Duration::from_micros(cpu),
+            peak_kib,
+        })
+    }
+}
+
 /// A finished run of a solution.
 #[derive(Debug)]
 pub struct Run {
@@ -138,10 +217,12 @@ pub struct Run {
     pub limits: Limits,
 }
 
+#[cfg(unix)]
 /// The supervisors this process has running: every other child it has is
 /// something a solution left when its supervisor died, and is ended.
 static SUPERVISORS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
+#[cfg(unix)]
 /// Makes this process the reaper of its descendants' orphans, once.
 fn become_reaper() {
     static ONCE: Once = Once::new();
@@ -152,6 +233,7 @@ fn become_reaper() {
     });
 }
 
+#[cfg(unix)]
 /// Ends every child of this process that is not a running supervisor.
 fn end_orphans() {
     let live = SUPERVISORS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -160,6 +242,15 @@ fn end_orphans() {
     });
 }
 
+/// Runs `command`: on this system, no supervisor can hold a solution's
+/// process tree, so it is refused (see [`startable`]).
+#[cfg(not(unix))]
+pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) -> io::Result<Run> {
+    let _ = (command, input, limits, output_cap);
+    Err(io::Error::new(io::ErrorKind::Unsupported, UNIX_ONLY))
+}
+
+#[cfg(unix)]
 /// Runs `command` (program and arguments) with `input` as standard input
 /// under `limits`, through a supervisor.
 pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) -> io::Result<Run> {
@@ -291,6 +382,7 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     })
 }
 
+#[cfg(unix)]
 /// The supervisor's report, read through the runner's own handle, at most
 /// a line's worth.
 fn read_report(file: &mut File) -> Option<Report> {
@@ -301,6 +393,7 @@ fn read_report(file: &mut File) -> Option<Report> {
     Report::parse(&line)
 }
 
+#[cfg(unix)]
 /// A pipe of the child's read on a thread of its own into a buffer the
 /// runner can take at any time.
 struct Drain {
@@ -308,6 +401,7 @@ struct Drain {
     read: Arc<Mutex<(Vec<u8>, bool)>>,
 }
 
+#[cfg(unix)]
 impl Drain {
     /// Starts reading. With a `cap`, more than `cap` bytes close the pipe
     /// (the writer then dies of SIGPIPE, or stops at the time limit) and
@@ -486,10 +580,17 @@ pub fn progress_bar(len: Option<u64>, what: &str) -> indicatif::ProgressBar {
 /// test runs, so that a mistyped command is a usage error, not a runtime
 /// error on every test.
 pub fn startable(program: &str) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
+    if cfg!(not(unix)) {
+        return Err(UNIX_ONLY.to_owned());
+    }
     let executable = |path: &Path| {
-        path.metadata()
-            .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+        path.metadata().is_ok_and(|metadata| {
+            #[cfg(unix)]
+            let runs = std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0;
+            #[cfg(not(unix))]
+            let runs = true;
+            metadata.is_file() && runs
+        })
     };
     let path = std::env::var_os("PATH").unwrap_or_default();
     let found = if program.contains('/') {
@@ -535,4 +636,23 @@ pub fn builtin_solver(after_win: &str) -> io::Result<Vec<String>> {
         "--after-win".to_owned(),
         after_win.to_owned(),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_reads_back_as_written() {
+        for ending in [Ending::Exited(3), Ending::Signaled(9), Ending::TimedOut] {
+            let report = Report {
+                ending,
+                wall: Duration::from_micros(1_234_567),
+                cpu: Duration::from_micros(890),
+                peak_kib: 4096,
+            };
+            assert_eq!(Report::parse(&report.to_line()), Some(report));
+        }
+        assert_eq!(Report::parse("exited 0 12"), None);
+    }
 }

@@ -20,6 +20,7 @@
 //! The reaper and the parent-death signal are Linux's; on other Unix systems
 //! the solution's process group is what is ended.
 
+use super::process::{Ending, Report};
 use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
@@ -31,68 +32,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
-
-/// How a supervised run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// The solution exited with this status.
-    Exited(i32),
-    /// The solution was killed by this signal (not at the time limit).
-    Signaled(i32),
-    /// The solution was still running at the time limit and was killed.
-    TimedOut,
-}
-
-/// What the supervisor measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// How the solution's first process ended.
-    pub ending: Ending,
-    /// Wall time from the start until it ended or was killed.
-    pub wall: Duration,
-    /// User and system CPU time of every process of the tree.
-    pub cpu: Duration,
-    /// The largest peak resident memory of any one process of the tree, in KiB.
-    pub peak_kib: u64,
-}
-
-impl Report {
-    /// The report as the one line the supervisor writes.
-    pub fn to_line(self) -> String {
-        let (ending, value) = match self.ending {
-            Ending::Exited(code) => ("exited", code),
-            Ending::Signaled(signal) => ("signaled", signal),
-            Ending::TimedOut => ("timed-out", 0),
-        };
-        format!(
-            "{ending} {value} {} {} {}\n",
-            self.wall.as_micros(),
-            self.cpu.as_micros(),
-            self.peak_kib
-        )
-    }
-
-    /// The report a supervisor wrote, if it wrote one whole.
-    pub fn parse(line: &str) -> Option<Report> {
-        let mut words = line.split_whitespace();
-        let ending = words.next()?;
-        let value: i32 = words.next()?.parse().ok()?;
-        let mut number = || -> Option<u64> { words.next()?.parse().ok() };
-        let (wall, cpu, peak_kib) = (number()?, number()?, number()?);
-        let ending = match ending {
-            "exited" => Ending::Exited(value),
-            "signaled" => Ending::Signaled(value),
-            "timed-out" => Ending::TimedOut,
-            _ => return None,
-        };
-        Some(Report {
-            ending,
-            wall: Duration::from_micros(wall),
-            cpu: Duration::from_micros(cpu),
-            peak_kib,
-        })
-    }
-}
 
 /// ru_maxrss is in KiB on Linux, in bytes on macOS.
 #[cfg(target_os = "macos")]
@@ -313,23 +252,4 @@ fn children() -> Vec<Pid> {
         .filter(|&(_, parent)| parent == me)
         .map(|(pid, _)| Pid::from_raw(pid))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_report_reads_back_as_written() {
-        for ending in [Ending::Exited(3), Ending::Signaled(9), Ending::TimedOut] {
-            let report = Report {
-                ending,
-                wall: Duration::from_micros(1_234_567),
-                cpu: Duration::from_micros(890),
-                peak_kib: 4096,
-            };
-            assert_eq!(Report::parse(&report.to_line()), Some(report));
-        }
-        assert_eq!(Report::parse("exited 0 12"), None);
-    }
 }

@@ -90,13 +90,22 @@ impl Split {
 /// An address-space limit below this (a sandbox's memory cap) makes the
 /// default one thread: each worker holds parts of a few MiB, and their
 /// stacks and buffers would not fit beside the input's own.
+#[cfg_attr(not(unix), allow(dead_code))]
 const TIGHT_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
 
 /// Whether the process may map less than [`TIGHT_ADDRESS_SPACE`] bytes, so
 /// that the defaults should start no thread.
 pub fn address_space_is_tight() -> bool {
-    let limit = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS);
-    limit.is_ok_and(|(soft, _)| soft < TIGHT_ADDRESS_SPACE)
+    #[cfg(unix)]
+    {
+        let limit = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS);
+        limit.is_ok_and(|(soft, _)| soft < TIGHT_ADDRESS_SPACE)
+    }
+    // Windows has no such limit on a process.
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 impl Default for Split {
