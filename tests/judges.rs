@@ -95,13 +95,22 @@ fn write_data(data: &Path) {
     }
 }
 
-/// The submissions, in the package's `submissions` folder.
+/// The submissions, in the package's `submissions` folder: the counter
+/// solution and the one that forgets the anti-diagonal, the sources
+/// `tictactoe package` ships.
 fn write_submissions(problem: &Path) {
-    copy_tree(
-        Path::new("fixtures/judges/submissions"),
-        &problem.join("submissions"),
-    );
+    for (source, verdict) in [(COUNTERS, "accepted"), (NO_ANTI_DIAGONAL, "wrong_answer")] {
+        let folder = problem.join("submissions").join(verdict);
+        fs::create_dir_all(&folder).expect("folder made");
+        let name = Path::new(source).file_name().expect("a file name");
+        fs::copy(source, folder.join(name)).expect("submission copied");
+    }
 }
+
+/// The package's accepted C++ submission.
+const COUNTERS: &str = "src/judging/package/submissions/counters.cpp";
+/// The package's C++ submission that forgets the anti-diagonal.
+const NO_ANTI_DIAGONAL: &str = "src/judging/package/submissions/no_anti_diagonal.cpp";
 
 #[test]
 fn verifyproblem_finds_no_error_in_the_kattis_package() {
@@ -213,13 +222,7 @@ fn oj_test_judges_with_tictactoe_check() {
             fs::copy(&path, tests.join(name)).expect("test copied");
         }
     }
-    for (source, expected) in [
-        ("fixtures/judges/submissions/accepted/counters.cpp", 0),
-        (
-            "fixtures/judges/submissions/wrong_answer/no_anti_diagonal.cpp",
-            1,
-        ),
-    ] {
+    for (source, expected) in [(COUNTERS, 0), (NO_ANTI_DIAGONAL, 1)] {
         let binary = compiled(source, dir.path());
         let output = tool("oj", dir.path())
             .args([
