@@ -119,30 +119,7 @@ fn verifyproblem_finds_no_error_in_the_kattis_package() {
     copy_tree(Path::new("fixtures/judges/kattis"), &problem);
     write_data(&problem.join("data"));
     write_submissions(&problem);
-    // The statement part needs LaTeX; everything else is checked, warnings
-    // as errors (-e): configuration, data against the input validator,
-    // submissions against the output validator, and the validators
-    // themselves against junk.
-    let output = tool("verifyproblem", dir.path())
-        .args([
-            "-e",
-            "-p",
-            "config",
-            "data",
-            "submissions",
-            "validators",
-            "--",
-        ])
-        .arg(&problem)
-        .output()
-        .expect("verifyproblem runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{}", describe(&output));
-    assert!(
-        stdout.contains("tested: 0 errors, 0 warnings"),
-        "{}",
-        describe(&output)
-    );
+    let (output, stdout) = common::verified_without_errors(&problem);
     // Each submission got the verdict its folder names.
     assert!(
         stdout.contains("accepted/counters.cpp"),

@@ -47,29 +47,7 @@ fn verifyproblem_accepts_the_kattis_package_and_every_submission_gets_its_verdic
     let dir = tempfile::tempdir().expect("temp dir");
     let problem = dir.path().join("tictactoe");
     package(&["--judge", "kattis"], &problem);
-    // The statement needs LaTeX; everything else is checked, warnings as
-    // errors: configuration, data against the input validator, submissions
-    // against the output validator, the validators against junk.
-    let output = tool("verifyproblem", dir.path())
-        .args([
-            "-e",
-            "-p",
-            "config",
-            "data",
-            "submissions",
-            "validators",
-            "--",
-        ])
-        .arg(&problem)
-        .output()
-        .expect("verifyproblem runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{}", describe(&output));
-    assert!(
-        stdout.contains("tested: 0 errors, 0 warnings"),
-        "{}",
-        describe(&output)
-    );
+    let (output, stdout) = common::verified_without_errors(&problem);
     for submission in [
         "accepted/counters.cpp (C++) OK: AC",
         "accepted/counters.py (Python 3 (w/PyPy3)) OK: AC",

@@ -132,3 +132,34 @@ pub fn describe(output: &Output) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// problemtools' `verifyproblem` on the Kattis package at `problem`, which
+/// must report 0 errors and 0 warnings: its output and its standard output
+/// as text. The statement part is left out (it needs LaTeX); everything else
+/// is checked, warnings as errors (-e): configuration, data against the
+/// input validator, submissions against the output validator, and the
+/// validators themselves against junk.
+pub fn verified_without_errors(problem: &Path) -> (Output, String) {
+    let folder = problem.parent().expect("the problem is in a folder");
+    let output = tool("verifyproblem", folder)
+        .args([
+            "-e",
+            "-p",
+            "config",
+            "data",
+            "submissions",
+            "validators",
+            "--",
+        ])
+        .arg(problem)
+        .output()
+        .expect("verifyproblem runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{}", describe(&output));
+    assert!(
+        stdout.contains("tested: 0 errors, 0 warnings"),
+        "{}",
+        describe(&output)
+    );
+    (output, stdout)
+}
