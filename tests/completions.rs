@@ -1,4 +1,5 @@
-//! `completions`: scripts for bash, zsh and fish that know the subcommands.
+//! `completions`: scripts for bash, zsh, fish, PowerShell and Elvish that
+//! know the subcommands; `man`: the manual page.
 
 mod common;
 
@@ -12,6 +13,8 @@ fn each_shell_gets_a_script_that_knows_the_subcommands_and_options() {
         ("bash", "complete -F"),
         ("zsh", "#compdef tictactoe"),
         ("fish", "complete -c tictactoe"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "set edit:completion:arg-completer[tictactoe]"),
     ] {
         tictactoe()
             .args(["completions", shell])
@@ -51,4 +54,19 @@ fn every_command_shows_one_real_example_in_its_help() {
             .success()
             .stdout(predicate::str::contains(example));
     }
+}
+
+#[test]
+fn the_manual_page_is_roff_naming_every_command() {
+    let output = tictactoe().arg("man").output().expect("man runs");
+    assert!(output.status.success());
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert!(page.contains(".TH tictactoe 1"), "{page}");
+    for command in ["validate", "check", "test", "stress", "package"] {
+        assert!(page.contains(command), "{command} missing");
+    }
+    assert!(
+        !page.contains("supervise"),
+        "the internal command is listed"
+    );
 }

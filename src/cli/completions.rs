@@ -9,7 +9,9 @@ pub(super) const COMPLETIONS_HELP: &str = "\
 Examples:
   tictactoe completions bash > ~/.local/share/bash-completion/completions/tictactoe
   tictactoe completions zsh > ~/.zfunc/_tictactoe
-  tictactoe completions fish > ~/.config/fish/completions/tictactoe.fish";
+  tictactoe completions fish > ~/.config/fish/completions/tictactoe.fish
+  tictactoe completions powershell >> $PROFILE
+  tictactoe completions elvish > ~/.config/elvish/lib/tictactoe.elv";
 
 #[derive(Debug, Args)]
 pub(super) struct CompletionsArgs {
@@ -26,6 +28,10 @@ pub(super) enum ShellArg {
     Zsh,
     /// Fish.
     Fish,
+    /// PowerShell.
+    Powershell,
+    /// Elvish.
+    Elvish,
 }
 
 /// A shell to print completions for.
@@ -37,6 +43,10 @@ pub enum Shell {
     Zsh,
     /// Fish.
     Fish,
+    /// PowerShell.
+    Powershell,
+    /// Elvish.
+    Elvish,
 }
 
 /// Settings for `completions`.
@@ -52,6 +62,8 @@ pub fn run(config: &CompletionsConfig, mut output: impl Write) -> Result<(), Err
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
+        Shell::Powershell => clap_complete::Shell::PowerShell,
+        Shell::Elvish => clap_complete::Shell::Elvish,
     };
     // The generators panic on a failed write: give them memory, and do the
     // real write here, where a failure is an error like any other.
@@ -70,6 +82,8 @@ impl CompletionsArgs {
                 ShellArg::Bash => Shell::Bash,
                 ShellArg::Zsh => Shell::Zsh,
                 ShellArg::Fish => Shell::Fish,
+                ShellArg::Powershell => Shell::Powershell,
+                ShellArg::Elvish => Shell::Elvish,
             },
         }
     }

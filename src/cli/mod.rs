@@ -6,6 +6,7 @@ mod check;
 mod completions;
 mod convert;
 mod generate;
+mod man;
 mod package;
 mod solve;
 mod stress;
@@ -22,6 +23,7 @@ pub use convert::ConvertConfig;
 use convert::{CONVERT_HELP, ConvertArgs};
 pub use generate::GenConfig;
 use generate::{GEN_HELP, GenArgs};
+use man::{MAN_HELP, ManArgs};
 pub use package::PackageConfig;
 use package::{PACKAGE_HELP, PackageArgs};
 pub use solve::SolveConfig;
@@ -104,9 +106,12 @@ enum Command {
     /// Write a complete problem package for Kattis, the ICPC format or DOMjudge.
     #[command(after_long_help = PACKAGE_HELP)]
     Package(PackageArgs),
-    /// Print shell completions for bash, zsh or fish.
+    /// Print shell completions for bash, zsh, fish, PowerShell or Elvish.
     #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
+    /// Print the manual page (roff).
+    #[command(after_long_help = MAN_HELP)]
+    Man(ManArgs),
     /// The process between `test` or `stress` and a solution (internal).
     #[command(hide = true)]
     Supervise(SuperviseArgs),
@@ -137,6 +142,8 @@ pub enum Config {
     Supervise(SuperviseConfig),
     /// Write a problem package.
     Package(PackageConfig),
+    /// Print the manual page.
+    Man,
 }
 
 impl Cli {
@@ -155,6 +162,7 @@ impl Cli {
             Some(Command::Stress(args)) => Config::Stress(args.into_config()),
             Some(Command::Supervise(args)) => Config::Supervise(args.into_config()?),
             Some(Command::Package(args)) => Config::Package(args.into_config()?),
+            Some(Command::Man(ManArgs {})) => Config::Man,
         })
     }
 }
@@ -322,6 +330,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
         Config::Supervise(config) => supervise::run(&config),
         Config::Package(config) => package::run(&config, stdout()?),
+        Config::Man => man::run(stdout()?).map(|()| 0),
     }
 }
 
@@ -597,7 +606,7 @@ impl SpecArgs {
 
 /// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
 /// to clap. A test holds the list to clap's own.
-const COMMAND_NAMES: [&str; 12] = [
+const COMMAND_NAMES: [&str; 13] = [
     "solve",
     "validate",
     "check",
@@ -608,6 +617,7 @@ const COMMAND_NAMES: [&str; 12] = [
     "trace",
     "completions",
     "package",
+    "man",
     "help",
     HIDDEN_COMMAND,
 ];
