@@ -191,3 +191,19 @@ fn help_shows_a_real_example() {
             "tictactoe trace fixtures/solve/leetcode-example.in",
         ));
 }
+
+#[test]
+fn color_always_and_never_override_the_terminal_and_the_environment() {
+    let forced = stdout_of(
+        tictactoe()
+            .args(["trace", "--color", "always", EXAMPLE])
+            .env("NO_COLOR", "1"),
+    );
+    assert!(forced.contains("\u{1b}[7m"), "{forced:?}");
+    let plain = stdout_of(
+        tictactoe()
+            .args(["trace", "--color", "never", EXAMPLE])
+            .env("CLICOLOR_FORCE", "1"),
+    );
+    assert!(!plain.contains('\u{1b}'), "{plain:?}");
+}

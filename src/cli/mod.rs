@@ -324,7 +324,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
             output.finish().map(|()| 0)
         }
         Config::Trace(config) => {
-            let colour = trace::stdout_wants_colour();
+            let colour = trace::stdout_wants_colour(&config);
             trace::run(&config, stdout()?, colour).map(|()| 0)
         }
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),

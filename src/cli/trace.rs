@@ -46,6 +46,9 @@ pub(super) struct TraceArgs {
     /// The input format; `auto` picks LeetCode when the first non-whitespace byte is `[`.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     format: FormatArg,
+    /// When to colour the boards: auto (a terminal without NO_COLOR), always, never.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -65,12 +68,28 @@ pub struct TraceConfig {
     pub counters: bool,
     /// The widest board drawn, in cells; larger boards show a window.
     pub window: u32,
+    /// Colour: `None` decides by the terminal and the environment.
+    pub colour: Option<bool>,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// Whether standard output should get colour: only on a terminal, and not
 /// with `NO_COLOR` set (anstream's rules, which also honour `CLICOLOR` and
 /// `CLICOLOR_FORCE`).
-pub fn stdout_wants_colour() -> bool {
+pub fn stdout_wants_colour(config: &TraceConfig) -> bool {
+    if let Some(colour) = config.colour {
+        return colour;
+    }
     !matches!(
         anstream::AutoStream::choice(&io::stdout()),
         anstream::ColorChoice::Never
@@ -257,6 +276,11 @@ impl TraceArgs {
             rules: self.rules.into_rules(),
             counters: self.counters,
             window: self.window,
+            colour: match self.color {
+                ColorArg::Auto => None,
+                ColorArg::Always => Some(true),
+                ColorArg::Never => Some(false),
+            },
         }
     }
 }
