@@ -144,21 +144,7 @@ fn bapctools_validates_and_runs_the_icpc_package() {
     // `bt validate` also feeds the output validator the answers with their
     // whitespace changed (all on one line, one token a line), which a
     // token comparison must accept.
-    let validated = tool("bt", &contest)
-        .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
-        .output()
-        .expect("bt runs");
-    assert!(validated.status.success(), "{}", describe(&validated));
-    let run = tool("bt", &contest)
-        .args(["run", "--problem", "tictactoe", "-B"])
-        .output()
-        .expect("bt runs");
-    assert!(run.status.success(), "{}", describe(&run));
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let report = common::bt_validated_and_run(&contest);
     assert!(report.contains("counters.cpp"), "{report}");
     assert!(report.contains("no_anti_diagonal.cpp"), "{report}");
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{describe, tictactoe, tool};
+use common::{describe, tictactoe};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -79,21 +79,7 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
             .join("tictactoe/output_validator/tictactoe")
             .exists()
     );
-    let validated = tool("bt", &contest)
-        .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
-        .output()
-        .expect("bt runs");
-    assert!(validated.status.success(), "{}", describe(&validated));
-    let run = tool("bt", &contest)
-        .args(["run", "--problem", "tictactoe", "-B"])
-        .output()
-        .expect("bt runs");
-    assert!(run.status.success(), "{}", describe(&run));
-    let report = without_colour(&format!(
-        "{}{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    ));
+    let report = common::bt_validated_and_run(&contest);
     assert!(report.contains("using timelimit: 3.0s"), "{report}");
     for line in [
         "accepted/counters.cpp:",
@@ -113,25 +99,6 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
             .unwrap_or_else(|| panic!("{line} missing: {report}"));
         assert!(found.contains(verdict), "{found}");
     }
-}
-
-/// `text` without the terminal's colour codes, which bt writes under CI.
-fn without_colour(text: &str) -> String {
-    let mut plain = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            // `ESC [ ... m`: up to the letter that ends it.
-            for end in chars.by_ref() {
-                if end.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            plain.push(c);
-        }
-    }
-    plain
 }
 
 /// Runs `command` in `dir` with an empty environment, as `user` if given.

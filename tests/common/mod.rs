@@ -163,3 +163,43 @@ pub fn verified_without_errors(problem: &Path) -> (Output, String) {
     );
     (output, stdout)
 }
+
+/// BAPCtools on the problem `tictactoe` of the contest folder `contest`:
+/// `bt validate` and `bt run` must pass; the run's report, without the
+/// colour codes bt writes under CI.
+pub fn bt_validated_and_run(contest: &Path) -> String {
+    let validated = tool("bt", contest)
+        .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
+        .output()
+        .expect("bt runs");
+    assert!(validated.status.success(), "{}", describe(&validated));
+    let run = tool("bt", contest)
+        .args(["run", "--problem", "tictactoe", "-B"])
+        .output()
+        .expect("bt runs");
+    assert!(run.status.success(), "{}", describe(&run));
+    without_colour(&format!(
+        "{}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    ))
+}
+
+/// `text` without the terminal's colour codes, which bt writes under CI.
+fn without_colour(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // `ESC [ ... m`: up to the letter that ends it.
+            for end in chars.by_ref() {
+                if end.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
