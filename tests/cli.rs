@@ -185,9 +185,7 @@ fn help_explains_the_format_the_exit_statuses_and_shows_an_example() {
         .assert()
         .success()
         .stdout(predicate::str::contains("ROW COL PLAYER"))
-        .stdout(predicate::str::contains(
-            "tictactoe fixtures/solve/leetcode-example.in",
-        ))
+        .stdout(predicate::str::contains("| tictactoe    # 0 0 0 0 0 0 1"))
         .stdout(predicate::str::contains("65 data error"));
 }
 

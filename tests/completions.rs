@@ -35,28 +35,6 @@ fn an_unknown_shell_is_a_usage_error() {
 }
 
 #[test]
-fn every_command_shows_one_real_example_in_its_help() {
-    for (command, example) in [
-        ("solve", "tictactoe fixtures/solve/leetcode-example.in"),
-        (
-            "convert",
-            "tictactoe convert --to leetcode fixtures/solve/leetcode-example.in",
-        ),
-        (
-            "trace",
-            "tictactoe trace fixtures/solve/leetcode-example.in",
-        ),
-        ("completions", "tictactoe completions bash"),
-    ] {
-        tictactoe()
-            .args([command, "--help"])
-            .assert()
-            .success()
-            .stdout(predicate::str::contains(example));
-    }
-}
-
-#[test]
 fn the_manual_page_is_roff_naming_every_command() {
     let output = tictactoe().arg("man").output().expect("man runs");
     assert!(output.status.success());

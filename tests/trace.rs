@@ -182,17 +182,6 @@ fn the_trace_fixtures_exist_for_the_walker() {
 }
 
 #[test]
-fn help_shows_a_real_example() {
-    tictactoe()
-        .args(["trace", "--help"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "tictactoe trace fixtures/solve/leetcode-example.in",
-        ));
-}
-
-#[test]
 fn color_always_and_never_override_the_terminal_and_the_environment() {
     let forced = stdout_of(
         tictactoe()

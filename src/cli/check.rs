@@ -33,11 +33,11 @@ the input is known (--input, or IN) the expected answer is recomputed from it:
 an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.
 
-Example:
-  tictactoe check --input fixtures/check/example.input fixtures/check/example.answer \\
-      fixtures/check/example-wrong.output
-    prints: wrong answer: case 1, move 7: expected 1, found 0
-            the move: row 2, column 1, player 1 (X); it completes row 2, ...
+Examples (they work in any folder):
+  tictactoe gen --seed 1 > in.txt && tictactoe in.txt > ans.txt
+  tictactoe in.txt | tictactoe check --input in.txt ans.txt    # ok: 10 cases, 272 results
+  tictactoe in.txt | tr 1 0 | tictactoe check --input in.txt ans.txt; test $? = 1
+      # wrong answer: case 5, move 24: expected 1, found 0, and the board
 
 Exit status:
   plain    0 same, 1 different, 3 judge failure

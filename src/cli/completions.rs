@@ -6,12 +6,13 @@ use clap::{Args, CommandFactory, ValueEnum};
 use std::io::Write;
 
 pub(super) const COMPLETIONS_HELP: &str = "\
-Examples:
+Examples (the folders must exist):
   tictactoe completions bash > ~/.local/share/bash-completion/completions/tictactoe
   tictactoe completions zsh > ~/.zfunc/_tictactoe
   tictactoe completions fish > ~/.config/fish/completions/tictactoe.fish
-  tictactoe completions powershell >> $PROFILE
-  tictactoe completions elvish > ~/.config/elvish/lib/tictactoe.elv";
+  tictactoe completions elvish > ~/.config/elvish/lib/tictactoe.elv
+and in PowerShell:
+  tictactoe completions powershell >> $PROFILE";
 
 #[derive(Debug, Args)]
 pub(super) struct CompletionsArgs {

@@ -31,10 +31,10 @@ is `[`), or named with --from; a file converted to its own format comes out
 in its canonical form. Only the format is checked: moves the solver would refuse
 are kept as they are.
 
-Examples:
-  tictactoe convert --to leetcode fixtures/solve/leetcode-example.in
-      prints [\"TicTacToe\",\"move\",...] and [[3],[0,0,1],...] on two lines
-  tictactoe convert --to coding-ninjas fixtures/leetcode/example.in -o example.in";
+Examples (they work in any folder):
+  tictactoe gen --seed 1 --cases 2 > in.txt
+  tictactoe convert --to leetcode in.txt -o in.json    # [\"TicTacToe\",...] lines
+  tictactoe convert --to coding-ninjas in.json | cmp - in.txt    # and back";
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {

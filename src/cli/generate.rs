@@ -20,9 +20,9 @@ so a command line names its test. File K of a folder uses ChaCha8 stream K.
 
 Examples:
   tictactoe gen --seed 1 --cases 3 --outcome win > win.in
-  tictactoe gen --count 20 --out-dir tests/        writes tests/01.in, 01.ans ...
-  tictactoe gen --all-games 3 | tictactoe > all.ans (255168 games)
-  tictactoe gen --limits relaxed --cases 500 --min-n 1000 --max-n 1000 > big.in
+  tictactoe gen --count 20 --out-dir data    # data/01.in, data/01.ans, ...
+  tictactoe gen --all-games 3 | tictactoe > all.ans    # 255168 games
+  tictactoe gen --limits relaxed --cases 50 --min-n 1000 --max-n 1000 > big.in
 
 Exit status: 0 success, 2 usage error (including settings that cannot make a
 file), 74 an I/O error.";

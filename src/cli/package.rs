@@ -33,10 +33,9 @@ cc0, and a UUID made from the seed and the judge: edit them to yours, and use
 another --seed for another problem from the same tool.
 
 A setter's path:
-  tictactoe package --judge kattis tictactoe       # make it
-  verifyproblem tictactoe                          # inspect it
-  tictactoe package --judge domjudge tictactoe.zip # or for DOMjudge: upload
-                                                   # the zip in Problems > Import
+  tictactoe package --judge kattis tictactoe    # make it
+  verifyproblem tictactoe    # inspect it (problemtools)
+  tictactoe package --judge domjudge tictactoe.zip    # for DOMjudge: Problems > Import
 
 Exit status: 0 written, 2 usage error (a non-empty DIR without --force), 74 an
 I/O error.";

@@ -28,11 +28,11 @@ non-whitespace byte is `[`): per test case two JSON arrays,
   [[N],[ROW,COL,PLAYER],...]        their arguments
 Output: one line per test case, as LeetCode prints it: [null,0,0,1]
 
-Examples:
-  tictactoe fixtures/solve/leetcode-example.in     prints 0 0 0 0 0 0 1
-  tictactoe fixtures/leetcode/example.in           prints [null,0,0,0,0,0,0,1]
-  tictactoe < in.txt > out.txt
-  tictactoe --after-win leetcode a.in b.in -o out.txt
+Examples (they work in any folder):
+  printf '1 3 7  0 0 1  0 2 2  2 2 1  1 1 2  2 0 1  1 0 2  2 1 1' | tictactoe    # 0 0 0 0 0 0 1
+  tictactoe gen --seed 1 > in.txt && tictactoe in.txt > out.txt
+  tictactoe convert --to leetcode in.txt | tictactoe    # [null,0,...] lines
+  tictactoe --after-win leetcode in.txt -o out.txt
 
 Exit status: 0 success, 2 usage error, 65 data error (with line and column),
 66 an input cannot be opened, 74 an I/O error.";

@@ -35,8 +35,9 @@ difference, crash or timeout. It then shrinks the input (fewest cases, then
 fewest moves, then smallest N), keeping every step an input the reference
 accepts, writes failing.in and failing.ans to --save-dir and prints a trace.
 
-Example:
-  tictactoe stress -c 'python3 sol.py' --after-win continue --play-past-win
+Examples (sol.py stands for your solution):
+  tictactoe stress -c 'python3 sol.py' --iterations 50
+  tictactoe stress -c 'python3 sol.py' --after-win continue --play-past-win --time 5
 
 Exit status: 0 nothing found within the budget, 1 a failing input was found,
 2 usage error, 74 an I/O error.";

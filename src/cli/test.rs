@@ -34,8 +34,9 @@ status and the first lines of stderr), TLE, MLE (failed for want of memory
 under --memory-limit), OLE (too much output), FAIL (the test has no answer).
 The last line is `N passed, M failed`.
 
-Example:
-  tictactoe test data/ -c 'python3 sol.py' --time-limit 1 --memory-limit 256
+Examples (sol.py stands for your solution):
+  tictactoe gen --count 5 --out-dir data && tictactoe test data    # 5 passed
+  tictactoe test data -c 'python3 sol.py' --time-limit 3 --memory-limit 256
 
 Exit status: 0 all passed, 1 some failed, 2 usage error (no tests, a command
 that cannot start), 66 the folder cannot be read.";

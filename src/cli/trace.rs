@@ -25,9 +25,9 @@ On a terminal X and O are coloured and the winning line is highlighted;
 piped output, or NO_COLOR set, is plain. Boards wider than --window cells
 show a window around the move and say which rows and columns it holds.
 
-Examples:
-  tictactoe trace fixtures/solve/leetcode-example.in
-  tictactoe trace --case 2 --counters --after-win leetcode in.txt";
+Examples (they work in any folder):
+  printf '1 3 7  0 0 1  0 2 2  2 2 1  1 1 2  2 0 1  1 0 2  2 1 1' | tictactoe trace
+  tictactoe gen --seed 1 | tictactoe trace --case 2 --counters";
 
 #[derive(Debug, Args)]
 pub(super) struct TraceArgs {

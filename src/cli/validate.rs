@@ -25,9 +25,9 @@ zeros. Constraints (the statement's by default): 1 <= T <= 100, 1 <= N <= 100,
 5 <= Q <= N x N, 0 <= ROW, COL < N, PLAYER 1 or 2. Guarantees: every move goes
 to an empty cell, players alternate, no move follows a win.
 
-Example:
-  tictactoe validate fixtures/validate/valid.in
-    prints: valid: 2 cases, N 3..4, 12 moves; 1 won by 1, 0 by 2, 0 drawn, 1 unfinished
+Examples (they work in any folder):
+  tictactoe gen --seed 1 > in.txt && tictactoe validate in.txt    # valid: 10 cases, ...
+  tictactoe validate --protocol kattis --max-n 50 < in.txt; test $? = 42
 
 Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
 FAIL line on standard error); kattis 42 valid, 43 invalid. 66 the file cannot
