@@ -202,6 +202,8 @@ fn testlib_fails_with_3_on_a_command_line_it_would_refuse() {
     }
 }
 
+// Unix only: oj runs the command through sh.
+#[cfg(unix)]
 #[test]
 fn oj_runs_the_judge_command_with_input_output_and_expected_appended() {
     let dir = tempfile::tempdir().expect("temporary directory");

@@ -145,6 +145,7 @@ fn a_closed_output_pipe_ends_quietly_with_status_0() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_closed_stdin_is_empty_input_and_a_data_error() {
     let output = Process::new("sh")
@@ -370,4 +371,18 @@ fn convert_detects_the_input_format_and_rewrites_a_file_in_its_own() {
         .assert()
         .success()
         .stdout(predicates::str::starts_with("1\n3\n7\n"));
+}
+
+/// On Windows `test` and `stress` cannot supervise a solution's process tree
+/// the Unix way; they say so and stop before running anything.
+#[cfg(windows)]
+#[test]
+fn test_and_stress_refuse_on_windows_with_a_message() {
+    for args in [&["test", "fixtures/solve"][..], &["stress", "-c", "x"][..]] {
+        tictactoe()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("WSL"));
+    }
 }

@@ -325,6 +325,8 @@ fn gen_in_leetcode_format_writes_what_convert_would() {
     assert_eq!(plain, transcripts);
 }
 
+// Unix only: `test` supervises solutions on Unix only.
+#[cfg(unix)]
 #[test]
 fn a_leetcode_test_folder_has_leetcode_answers() {
     let dir = tempfile::tempdir().expect("temporary directory");

@@ -6,6 +6,9 @@
 //! solution starts inherits; after the tool exits, no process with the mark
 //! may be left.
 
+// Unix only: hostile solutions are shell scripts, and `test`/`stress` supervise on Unix only.
+#![cfg(unix)]
+
 mod common;
 
 use common::{binary, children_peak_kib, tictactoe};

@@ -16,6 +16,8 @@ fn document(args: &[&str]) -> (Value, Option<i32>) {
     (value, output.status.code())
 }
 
+// `test` and `stress` supervise solutions on Unix only.
+#[cfg(unix)]
 #[test]
 fn test_gives_each_tests_verdict_place_and_cost() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -46,6 +48,7 @@ fn test_gives_each_tests_verdict_place_and_cost() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn stress_gives_the_search_and_the_shrunk_failure() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -7,6 +7,9 @@
 //! and prints the folder to put on PATH. Without them these tests fail, and
 //! say so.
 
+// Unix only: the judges' tools run on Unix.
+#![cfg(unix)]
+
 mod common;
 
 use common::{describe, tool};

@@ -4,6 +4,9 @@
 //! file holds one test so that no other child can raise the high-water
 //! mark it reads.
 
+// Unix only: peak memory comes from getrusage.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{BufWriter, Write};

@@ -2,6 +2,9 @@
 //! processes. This file holds one test so that no other child can raise the
 //! high-water mark it reads.
 
+// Unix only: peak memory comes from getrusage.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::Write;

@@ -6,6 +6,9 @@
 //! the same input (the one `stress` generated, which the script saves), and
 //! the verdicts must agree with each other and with the rule written here.
 
+// Unix only: `test` and `stress` supervise solutions on Unix only.
+#![cfg(unix)]
+
 mod common;
 
 use common::{binary, tictactoe};

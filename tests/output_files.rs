@@ -116,6 +116,7 @@ fn gen_does_not_replace_tests_unless_forced() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_device_or_a_link_is_written_where_it_points_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
@@ -151,6 +152,7 @@ fn a_device_or_a_link_is_written_where_it_points_never_replaced() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_replaced_file_keeps_its_mode_and_a_file_with_other_names_is_written_through_them() {
     use std::os::unix::fs::PermissionsExt;

@@ -1,6 +1,9 @@
 //! The README as a user meets it: every shell example runs and prints what
 //! the README says, and every page of Markdown renders with its headings.
 
+// Unix only: the README's examples are bash command lines.
+#![cfg(unix)]
+
 mod common;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};

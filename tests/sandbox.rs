@@ -9,6 +9,9 @@
 //! (exit 71), never an abort. FIFOs: each file a check reads gives the
 //! verdict the regular file gives, read once.
 
+// Unix only: the sandboxes are Linux rlimits under setpriv.
+#![cfg(unix)]
+
 mod common;
 
 use std::fs;
@@ -87,7 +90,7 @@ fn run(limit: Limit, args: &[&str], stdin: Option<&str>) -> Output {
         Limit::None => Command::new(&place.binary),
         Limit::OneProcess => {
             // SAFETY: geteuid has no preconditions.
-            let root = unsafe { libc::geteuid() } == 0;
+            let root = nix::unistd::geteuid().is_root();
             let mut command = Command::new(if root { "setpriv" } else { "prlimit" });
             if root {
                 command.args([

@@ -2,6 +2,9 @@
 //! from `fixtures/solutions/`, shrinks each to one short case, saves it with
 //! the reference's answer and draws the game.
 
+// Unix only: `stress` supervises solutions on Unix only, and they are Python and shell scripts.
+#![cfg(unix)]
+
 mod common;
 
 use common::tictactoe;

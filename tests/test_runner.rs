@@ -2,6 +2,9 @@
 //! summary line, and the exit status, for the built-in solver and for small
 //! deliberately wrong solutions in `fixtures/solutions/`.
 
+// Unix only: `test` and `stress` supervise solutions on Unix only; on Windows they refuse, tests/windows.rs.
+#![cfg(unix)]
+
 mod common;
 
 use common::tictactoe;
