@@ -365,7 +365,9 @@ fn a_fork_bomb_in_sessions_of_its_own_is_stopped_under_a_process_limit() {
     let took = started.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("01 TLE"), "{output:?}");
-    assert!(took < Duration::from_secs(1) + SLACK, "took {took:?}");
+    // The bomb competes for the cores with the tool ending it: more slack
+    // than elsewhere, still far below a hang.
+    assert!(took < 3 * (Duration::from_secs(1) + SLACK), "took {took:?}");
     let left = marked_processes(&mark);
     assert!(left.is_empty(), "{} left behind", left.len());
 }
