@@ -284,7 +284,22 @@ struct Dense {
     /// run out first.) At fixed places in one array, so the hot loop finds
     /// both of a move's counts from one address: 16 KiB, made once.
     lines: Vec<[u32; 2]>,
+    /// The board size the counts were last filled for: every row and
+    /// column below it not in `played` still holds this N.
+    filled_for: usize,
+    /// The rows and columns of this game's moves, complete while
+    /// `played_complete` (at most [`RECORDED_MOVES`] moves). A game of few
+    /// moves on a large board then resets only its own lines, not all 2N:
+    /// a file of short games on N = 1000 spent half its time refilling
+    /// counts.
+    played: Vec<[u32; 2]>,
+    /// Whether `played` holds every move of this game.
+    played_complete: bool,
 }
+
+/// Moves a dense game records for its reset (see [`Dense::played`]). Past
+/// it the reset refills all 2N counts, at most 2N / this many stores a move.
+const RECORDED_MOVES: usize = 256;
 
 /// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
@@ -300,6 +315,7 @@ impl Dense {
             self.side = n;
             self.cells = vec![0; n * n];
             self.lines = vec![[0; 2]; 2 * DENSE_MAX_N as usize];
+            self.filled_for = 0;
         }
         self.stamp = self.stamp.wrapping_add(PLAYER_BITS + 1);
         if self.stamp == 0 {
@@ -309,8 +325,30 @@ impl Dense {
         }
         // n <= DENSE_MAX_N, so the cast is exact.
         let full = [n as u32; 2];
-        self.lines[ROW..ROW + n].fill(full);
-        self.lines[COLUMN..COLUMN + n].fill(full);
+        if self.played_complete && self.filled_for == n {
+            for &[r, c] in &self.played {
+                self.lines[ROW + r as usize] = full;
+                self.lines[COLUMN + c as usize] = full;
+            }
+        } else {
+            self.lines[ROW..ROW + n].fill(full);
+            self.lines[COLUMN..COLUMN + n].fill(full);
+            self.filled_for = n;
+        }
+        self.played.clear();
+        self.played_complete = true;
+    }
+
+    /// Notes moves played on the counts, for [`reset`](Self::reset).
+    #[inline(always)]
+    fn record(&mut self, moves: &[[u32; 3]]) {
+        if self.played_complete {
+            if self.played.len() + moves.len() <= RECORDED_MOVES {
+                self.played.extend(moves.iter().map(|&[r, c, _]| [r, c]));
+            } else {
+                self.played_complete = false;
+            }
+        }
     }
 
     fn owner(&self, r: u32, c: u32) -> Option<Player> {
@@ -331,6 +369,7 @@ impl Dense {
             return None;
         }
         *cell = self.stamp | u16::from(mover.number());
+        self.record(&[[r, c, 0]]);
         let index = usize::from(mover.number() - 1);
         self.lines[ROW + ri][index] -= 1;
         self.lines[COLUMN + ci][index] -= 1;
@@ -895,6 +934,7 @@ impl TicTacToe {
             }
         }
         let played = moves.len() - rest.len();
+        self.dense.record(&moves[..played]);
         if won {
             // The others are 0 already (`play_batch`).
             if let Some(outcome) = outcomes.get_mut(played - 1) {
@@ -1156,6 +1196,57 @@ mod tests {
     }
 
     proptest::proptest! {
+        // One game object reused over a run of games, as the solver reuses
+        // it over a file's cases, against a new object per game: games of
+        // few and of many moves (around the dense store's RECORDED_MOVES),
+        // on one size and on changing sizes, by batches and move by move.
+        #[test]
+        fn a_reused_game_plays_each_game_as_a_new_one_would(
+            games in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 1024]),
+                    proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
+                    proptest::bool::ANY,
+                ),
+                1..8,
+            ),
+        ) {
+            let rules = Rules { after_win: AfterWin::Continue, ..Rules::default() };
+            let mut reused = TicTacToe::with_rules(BoardSize::MIN, rules);
+            for (n, moves, by_batch) in games {
+                let size = BoardSize::new(i64::from(n)).expect("valid size");
+                reused.reset(size);
+                let mut fresh = TicTacToe::with_rules(size, rules);
+                let mut cells = std::collections::HashSet::new();
+                let moves: Vec<[u32; 3]> = moves
+                    .into_iter()
+                    .map(|(r, c, p)| [r % n, c % n, p])
+                    .filter(|&[r, c, _]| cells.insert((r, c)))
+                    .collect();
+                let expected: Vec<u8> = moves
+                    .iter()
+                    .map(|&[r, c, p]| {
+                        fresh.play(i64::from(r), i64::from(c), i64::from(p)).expect("legal").number()
+                    })
+                    .collect();
+                let found: Vec<u8> = if by_batch {
+                    let mut outcomes = vec![0; moves.len()];
+                    for (chunk, out) in moves.chunks(100).zip(outcomes.chunks_mut(100)) {
+                        reused.play_batch(chunk, out).expect("legal");
+                    }
+                    outcomes
+                } else {
+                    moves
+                        .iter()
+                        .map(|&[r, c, p]| {
+                            reused.play(i64::from(r), i64::from(c), i64::from(p)).expect("legal").number()
+                        })
+                        .collect()
+                };
+                proptest::prop_assert_eq!(found, expected);
+            }
+        }
+
         // The packed store against the sparse one, which keeps exactly what
         // was played: over games of every size it takes, several in a row
         // on one store, as the solver plays the cases of a file.
