@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the tictactoe binary against wc -l, cat | wc -l and /bin/true on
-# the same files in one run, and prints the table of ratios that the README's
-# "Performance" section quotes.
+# the same files in one run, and prints the table of ratios that
+# docs/PERFORMANCE.md quotes for the statement's shape.
 #
 #   benches/compare.sh [WORKDIR]      (default: a temporary directory)
 #
