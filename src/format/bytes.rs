@@ -474,7 +474,7 @@ pub struct BlockTokens {
 
 impl BlockTokens {
     /// Finds the tokens in the first [`BLOCK`] bytes of `window` that the
-    /// fast path may take: runs of 1 to 8 digits with a space (or the
+    /// fast path may take: runs of 1 to 16 digits with a space (or the
     /// block's start) before them and a space after them inside the block.
     /// They stop before the first token that is anything else (a sign,
     /// garbage, a longer number, one running past the block): from there on
@@ -495,14 +495,16 @@ impl BlockTokens {
             64 => 64,
             end => 63 - (starts & (u64::MAX >> (63 - end))).leading_zeros(),
         };
-        let mut nine = digits;
-        for shift in 1..9 {
-            nine &= digits >> shift;
+        // Where 17 digits in a row start: two words hold 16 at most.
+        let mut seventeen = digits;
+        for shift in [1, 2, 4, 8] {
+            seventeen &= seventeen >> shift;
         }
+        seventeen &= digits >> 16;
         let cut = first_bad_byte
             .min(glued_start.trailing_zeros())
             .min(first_glued_end_token)
-            .min(nine.trailing_zeros());
+            .min(seventeen.trailing_zeros());
         let usable = if cut == 64 {
             u64::MAX
         } else {
@@ -526,20 +528,23 @@ impl BlockTokens {
     /// Takes the next move's three tokens from the block `window` holds:
     /// row, column and player, where the row starts and where the player
     /// ends (block indexes). Call it only when [`has_move`](Self::has_move).
+    /// `None`, leaving the tokens in place, when a value does not fit a
+    /// u32: no board reaches that far, and the message quoting the value is
+    /// the general path's.
     #[inline(always)]
-    pub fn take_move(&mut self, window: &[u8; BLOCK_WINDOW]) -> ([u32; 3], usize, usize) {
-        // A token starts within the block, so its 8-byte word is inside the window.
-        let value = |(start, count): (usize, usize)| {
-            let start = start % BLOCK;
-            let mut word = [0; 8];
-            word.copy_from_slice(&window[start..start + 8]);
-            digits_value(u64::from_le_bytes(word), count) as u32
-        };
+    pub fn take_move(&mut self, window: &[u8; BLOCK_WINDOW]) -> Option<([u32; 3], usize, usize)> {
+        let value = |(start, count)| token_value(window, start, count);
+        let before = *self;
         let row = self.take();
         let col = self.take();
         let player = self.take();
         let values = [value(row), value(col), value(player)];
-        (values, row.0, player.0 + player.1)
+        if (values[0] | values[1] | values[2]) > u64::from(u32::MAX) {
+            *self = before;
+            return None;
+        }
+        let values = values.map(|value| value as u32);
+        Some((values, row.0, player.0 + player.1))
     }
 
     /// Whether no token is left.
@@ -557,6 +562,25 @@ impl BlockTokens {
         self.ends &= self.ends.wrapping_sub(1);
         (start, end - start + 1)
     }
+}
+
+/// The value of the token of `count` (1 to 16) digits that [`BlockTokens`]
+/// offers at `start` in `window`.
+#[inline(always)]
+fn token_value(window: &[u8; BLOCK_WINDOW], start: usize, count: usize) -> u64 {
+    // A token starts within the block and ends before its last byte, so
+    // its words are inside the window.
+    let word = |at: usize| {
+        let mut word = [0; 8];
+        word.copy_from_slice(&window[at % BLOCK..at % BLOCK + 8]);
+        u64::from_le_bytes(word)
+    };
+    if count <= 8 {
+        return digits_value(word(start), count);
+    }
+    // A long (zero-padded) token: its leading digits, then its last eight.
+    let high = digits_value(word(start), count - 8);
+    high * 100_000_000 + digits_value(word(start + count - 8), 8)
 }
 
 /// The value of the `count` (1 to 8) ASCII digits at the start of a
@@ -721,8 +745,7 @@ mod tests {
         let mut taken = Vec::new();
         while !tokens.is_empty() {
             let (start, count) = tokens.take();
-            let word = u64::from_le_bytes(window[start..start + 8].try_into().expect("8 bytes"));
-            taken.push((start, digits_value(word, count)));
+            taken.push((start, token_value(&window, start, count)));
         }
         taken
     }
@@ -739,24 +762,46 @@ mod tests {
     #[test]
     fn blocks_offer_plain_tokens_and_stop_before_anything_else() {
         assert_eq!(scan(b"3 14\r\n 15\t9"), [(0, 3), (2, 14), (7, 15), (10, 9)]);
-        // A sign, garbage, or a token of more than 8 digits ends the offer.
+        // A sign, garbage, or a token of more than 16 digits ends the offer.
         assert_eq!(scan(b"1 -2 3"), [(0, 1)]);
         assert_eq!(scan(b"1 2x 3"), [(0, 1)]);
         assert_eq!(scan(b"1 x2 3"), [(0, 1)]);
-        assert_eq!(scan(b"1 123456789 3"), [(0, 1)]);
+        assert_eq!(scan(b"1 12345678901234567 3"), [(0, 1)]);
         assert_eq!(scan(b"12345678 1"), [(0, 12_345_678), (9, 1)]);
+        assert_eq!(
+            scan(b"0000000042 1234567890123456 999999999"),
+            [(0, 42), (11, 1_234_567_890_123_456), (28, 999_999_999)]
+        );
         // A token touching the block's end may go on past it.
         let mut text = vec![b' '; 62];
         text.extend_from_slice(b"77");
         assert_eq!(scan(&text), []);
     }
 
+    #[test]
+    fn a_move_whose_value_passes_u32_stays_for_the_general_path() {
+        let window = block(b"0000000007 0000000003 0000000001 4294967296 1 2 ");
+        let mut tokens = BlockTokens::find(&window);
+        assert_eq!(tokens.take_move(&window), Some(([7, 3, 1], 0, 32)));
+        let left = tokens;
+        assert_eq!(tokens.take_move(&window), None);
+        assert_eq!(tokens, left, "the refused move's tokens are still offered");
+    }
+
+    /// Bytes of blocks: mostly separated short tokens, or mostly digits,
+    /// whose long runs reach the two-word path and the 16-digit cut.
+    fn block_bytes() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::sample::select;
+        proptest::prop_oneof![
+            proptest::collection::vec(select(b"0123456789  \n\r\t-x".to_vec()), BLOCK_WINDOW),
+            proptest::collection::vec(select(b"00000000000123456789 \n".to_vec()), BLOCK_WINDOW),
+        ]
+    }
+
     proptest::proptest! {
 
         #[test]
-        fn every_token_a_block_offers_is_what_the_general_scanner_reads(
-            text in proptest::collection::vec(proptest::sample::select(b"0123456789  \n\r\t-x".to_vec()), BLOCK_WINDOW),
-        ) {
+        fn every_token_a_block_offers_is_what_the_general_scanner_reads(text in block_bytes()) {
             // As the reader does, start the block after a space.
             let mut text = text;
             text.insert(0, b' ');

@@ -203,9 +203,9 @@ impl<R: Read> Reader<R> {
         let at = self.block_at;
         if let Some(window) = window_at(self.chunks.bytes(), at)
             && self.block.has_move()
+            && let Some(([row, col, player], row_start, player_end)) = self.block.take_move(window)
         {
             // The common case: three plain tokens, read straight from the block.
-            let ([row, col, player], row_start, player_end) = self.block.take_move(window);
             self.chunks.pos = at + player_end;
             self.move_start = self.chunks.offset_of(at + row_start);
             let [row, col, player] = [row, col, player].map(i64::from);
@@ -281,7 +281,9 @@ impl<R: Read> Reader<R> {
                 }
             }
             let Some(window) = window else { break };
-            let (values, _, player_end) = block.take_move(window);
+            let Some((values, _, player_end)) = block.take_move(window) else {
+                break;
+            };
             *slot = values;
             pos = at + player_end;
             got += 1;
