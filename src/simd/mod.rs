@@ -202,6 +202,24 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
     None
 }
 
+/// Asks the CPU to bring `slots[index]` into its cache, without waiting for
+/// it: a hint that lets a loop start the cache misses of the next items of
+/// a large table while it works on this one. Does nothing where x86-64's
+/// prefetch instruction is missing, or when `index` is past the end.
+#[inline(always)]
+pub fn prefetch(slots: &[u64], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(slot) = slots.get(index) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE, which the instruction needs, is part of x86-64; and
+        // a prefetch reads nothing the program sees (the address is in
+        // bounds anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slots, index);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
