@@ -10,12 +10,13 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 
 /// Moves on a board of 10^9: every played cell must be remembered, in a
-/// hash map, which outgrows the cap below long before the last move.
-const MOVES: u64 = 1_000_000;
+/// table of 8 bytes a cell at most 3/4 full (16 MiB for these), which
+/// outgrows the cap below long before the last move.
+const MOVES: u64 = 2_000_000;
 const N: u64 = 1_000_000_000;
 
 /// The address space each run may use.
-const CAP: usize = 40 * 1024 * 1024;
+const CAP: usize = 24 * 1024 * 1024;
 
 fn coding_ninjas(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "1\n{N}\n{MOVES}")?;
@@ -63,7 +64,7 @@ fn run_capped(args: &[&str], input: Input) -> Output {
 
 #[test]
 fn a_board_too_large_for_the_memory_given_fails_with_status_71() {
-    let bounds = ["--max-n", "1000000000", "--max-q", "1000000"];
+    let bounds = ["--max-n", "1000000000", "--max-q", "2000000"];
     let runs: [(Vec<&str>, Input); 4] = [
         (vec![], coding_ninjas),
         (vec!["--threads", "1"], coding_ninjas),

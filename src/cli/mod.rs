@@ -458,8 +458,8 @@ struct RulesArgs {
 /// `--threads`, for the commands that split a long input across cores.
 #[derive(Debug, Args)]
 struct ThreadsArgs {
-    /// Threads for a long input: 1 reads it as one stream; 0 means twice the
-    /// cores, at most 8. More than 64 count as 64.
+    /// Threads for a long input: 1 reads it as one stream; 0 means one a
+    /// core, at most 8. More than 64 count as 64.
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
 }

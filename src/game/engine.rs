@@ -512,6 +512,10 @@ struct Sparse {
     cells: Table,
     /// Slot: `(line + 1) << 32 | sum as u32`, line `row` or `N + col`; 0 is empty.
     lines: Table,
+    /// Whether `lines` is kept. A game of fewer than N moves can fill no
+    /// line, and its moves then cost one table, not two: on huge boards
+    /// (N = 10^9, games of 10^5 moves) the lines' table was twice the cells'.
+    count_lines: bool,
 }
 
 /// Bits of a cell slot below its key.
@@ -520,9 +524,10 @@ const CELL_VALUE_BITS: u32 = 1;
 const LINE_VALUE_BITS: u32 = 32;
 
 impl Sparse {
-    fn reset(&mut self) {
+    fn reset(&mut self, count_lines: bool) {
         self.cells.clear();
         self.lines.clear();
+        self.count_lines = count_lines;
     }
 
     fn hash(&self, key: u64) -> u64 {
@@ -539,8 +544,11 @@ impl Sparse {
         })
     }
 
-    /// The sum of line `line` (a row, or N + a column).
-    fn sum(&self, line: u64) -> i32 {
+    /// The sum of line `line` (a row, or N + a column) of an `n` x `n` board.
+    fn sum(&self, n: u32, line: u64) -> i32 {
+        if !self.count_lines {
+            return self.sum_of_cells(n, line);
+        }
         let key = line + 1;
         match self.lines.find(self.hash(key), key, LINE_VALUE_BITS) {
             Ok(slot) => self.lines.slots[slot] as u32 as i32,
@@ -548,8 +556,26 @@ impl Sparse {
         }
     }
 
-    /// Marks an empty cell: the new sums of its row and column, `None` if
-    /// the cell was taken, or `Err` if the memory for it is not there.
+    /// The sum of a line from the cells played: for a game that keeps no
+    /// line sums, asked for one (a trace, a checker's message), not per move.
+    #[cold]
+    fn sum_of_cells(&self, n: u32, line: u64) -> i32 {
+        let n = u64::from(n);
+        self.cells
+            .slots
+            .iter()
+            .filter(|&&slot| slot != 0)
+            .filter(|&&slot| {
+                let key = (slot >> CELL_VALUE_BITS) - 1;
+                key / n == line || n + key % n == line
+            })
+            .map(|&slot| if slot & 1 == 0 { 1 } else { -1 })
+            .sum()
+    }
+
+    /// Marks an empty cell: the new sums of its row and column (0 and 0 in a
+    /// game that keeps none), `None` if the cell was taken, or `Err` if the
+    /// memory for it is not there.
     #[inline(always)]
     fn place(
         &mut self,
@@ -563,7 +589,14 @@ impl Sparse {
         let hasher = self.hasher.clone();
         let hash = |key| hasher.hash_one(key);
         self.cells.make_room(1, CELL_VALUE_BITS, hash)?;
-        self.lines.make_room(2, LINE_VALUE_BITS, hash)?;
+        if !self.count_lines && self.cells.len + 1 >= n as usize {
+            // More moves than the game was reset for: from the one that
+            // could fill a line on, the sums are kept.
+            self.start_counting(n)?;
+        }
+        if self.count_lines {
+            self.lines.make_room(2, LINE_VALUE_BITS, hash)?;
+        }
         Ok(self.place_with_room(n, r, c, mover))
     }
 
@@ -578,6 +611,9 @@ impl Sparse {
             empty,
             key << CELL_VALUE_BITS | u64::from(mover == Player::Two),
         );
+        if !self.count_lines {
+            return Some((0, 0));
+        }
         let row = self.add(u64::from(r), mover.sign());
         let col = self.add(u64::from(n) + u64::from(c), mover.sign());
         Some((row, col))
@@ -595,8 +631,37 @@ impl Sparse {
         let row = u64::from(r) + 1;
         let col = u64::from(n) + u64::from(c) + 1;
         crate::simd::prefetch(&cells.slots, cells.place(self.hash(cell)));
+        if !self.count_lines {
+            return;
+        }
         crate::simd::prefetch(&lines.slots, lines.place(self.hash(row)));
         crate::simd::prefetch(&lines.slots, lines.place(self.hash(col)));
+    }
+
+    /// Works out the line sums of the cells played, and keeps them from now on.
+    #[cold]
+    fn start_counting(&mut self, n: u32) -> Result<(), NoRoom> {
+        let hasher = self.hasher.clone();
+        let hash = |key| hasher.hash_one(key);
+        let cells = std::mem::take(&mut self.cells.slots);
+        let mut counted = Ok(());
+        for &slot in cells.iter().filter(|&&slot| slot != 0) {
+            counted = self.lines.make_room(2, LINE_VALUE_BITS, hash);
+            if counted.is_err() {
+                break;
+            }
+            let key = (slot >> CELL_VALUE_BITS) - 1;
+            let sign = if slot & 1 == 0 { 1 } else { -1 };
+            self.add(key / u64::from(n), sign);
+            self.add(u64::from(n) + key % u64::from(n), sign);
+        }
+        self.cells.slots = cells;
+        if counted.is_err() {
+            self.lines.clear();
+            return counted;
+        }
+        self.count_lines = true;
+        Ok(())
     }
 
     /// Adds `sign` to the sum of `line`: its new sum.
@@ -799,8 +864,20 @@ impl TicTacToe {
     /// Starts a new, empty game of the given size, keeping the rules and the
     /// memory. It costs O(moves played), not O(N x N).
     pub fn reset(&mut self, size: BoardSize) {
+        self.reset_for_moves(size, u64::MAX);
+    }
+
+    /// [`reset`](Self::reset), for a game of `moves` moves: with fewer than
+    /// N, no line can fill, and a large board keeps no line sums (half its
+    /// memory and time) unless the game reaches N moves after all. Line
+    /// sums asked for meanwhile are worked out from the cells, each in
+    /// O(moves): for the solving loops, not for a trace of every sum.
+    pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
+        let count_lines = moves >= u64::from(size.get());
         if self.store == Store::Sparse {
-            self.sparse.reset();
+            self.sparse.reset(count_lines);
+        } else {
+            self.sparse.count_lines = count_lines;
         }
         let n = size.get();
         self.store = if n <= DENSE_MAX_N {
@@ -863,7 +940,7 @@ impl TicTacToe {
                 Store::Dense => self.dense.sum(index as usize, kind),
                 Store::Packed if kind == ROW => self.packed.sum(index as usize),
                 Store::Packed => self.packed.sum(self.packed.side + index as usize),
-                Store::Sparse => self.sparse.sum(sparse_line),
+                Store::Sparse => self.sparse.sum(self.n, sparse_line),
             }
         };
         i64::from(match line {
@@ -1441,20 +1518,25 @@ mod tests {
         fn the_sparse_store_keeps_what_maps_of_the_moves_keep(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![9000u32, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![5u32, 30, 9000, 70_000, 1_000_000_000]),
+                    proptest::bool::ANY,
                     proptest::collection::vec((0u32..200, 0u32..200, proptest::bool::ANY), 0..700),
                 ),
                 1..6,
             ),
         ) {
             let mut sparse = Sparse::default();
-            for (n, moves) in games {
-                sparse.reset();
+            // Spread over the board, small boards filled past N moves.
+            let place = |n: u32, r: u32, c: u32| {
+                (((u64::from(r) * 7919) % u64::from(n)) as u32, n - 1 - ((u64::from(c) * 104_729) % u64::from(n)) as u32)
+            };
+            for (n, count_lines, moves) in games {
+                // Without line sums from the start, they are taken up at move N.
+                sparse.reset(count_lines);
                 let mut cells = std::collections::HashMap::new();
                 let mut sums = std::collections::HashMap::new();
                 for &(r, c, second) in &moves {
-                    // Spread over the board, keys near 0 and near N x N.
-                    let (r, c) = (r * (n / 200), n - 1 - c * (n / 300));
+                    let (r, c) = place(n, r, c);
                     let mover = if second { Player::Two } else { Player::One };
                     let expected = if let Some(first) = cells.insert((r, c), mover) {
                         // Taken: the first mark stays.
@@ -1466,16 +1548,23 @@ mod tests {
                             *sum += mover.sign();
                             *sum
                         };
-                        Some((add(u64::from(r)), add(u64::from(n) + u64::from(c))))
+                        let row_and_column = (add(u64::from(r)), add(u64::from(n) + u64::from(c)));
+                        Some(if sparse.count_lines || cells.len() >= n as usize {
+                            row_and_column
+                        } else {
+                            (0, 0)
+                        })
                     };
                     proptest::prop_assert_eq!(sparse.place(n, r, c, mover).expect("room"), expected);
                 }
                 for &(r, c, _) in &moves {
-                    let (r, c) = (r * (n / 200), n - 1 - c * (n / 300));
+                    let (r, c) = place(n, r, c);
                     proptest::prop_assert_eq!(sparse.owner(n, r, c), cells.get(&(r, c)).copied());
-                    proptest::prop_assert_eq!(sparse.owner(n, r, c ^ 1), cells.get(&(r, c ^ 1)).copied());
+                    if c ^ 1 < n {
+                        proptest::prop_assert_eq!(sparse.owner(n, r, c ^ 1), cells.get(&(r, c ^ 1)).copied());
+                    }
                     for line in [u64::from(r), u64::from(n) + u64::from(c)] {
-                        proptest::prop_assert_eq!(sparse.sum(line), sums.get(&line).copied().unwrap_or(0));
+                        proptest::prop_assert_eq!(sparse.sum(n, line), sums.get(&line).copied().unwrap_or(0));
                     }
                 }
             }
@@ -1498,6 +1587,7 @@ mod tests {
             for (n, moves) in games {
                 proptest::prop_assert!(packed.reset(n as usize));
                 let mut sparse = Sparse::default();
+                sparse.reset(true);
                 for (r, c, second) in moves {
                     let (r, c) = (r * 7 % n, c * 13 % n);
                     let mover = if second { Player::Two } else { Player::One };
@@ -1508,7 +1598,7 @@ mod tests {
                     proptest::prop_assert_eq!(packed.owner(r, c), sparse.owner(n, r, c));
                     proptest::prop_assert_eq!(
                         packed.sum(r as usize),
-                        sparse.sum(u64::from(r))
+                        sparse.sum(n, u64::from(r))
                     );
                 }
                 for r in 0..n.min(140) {

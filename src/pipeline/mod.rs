@@ -70,7 +70,7 @@ fn solve_leetcode<W: Write>(
     let mut outcomes = [0; BATCH];
     let solved = (|| {
         while let Some(case) = reader.next_case()? {
-            game.reset(case.size);
+            game.reset_for_moves(case.size, case.moves);
             writer.begin_case();
             let mut left = case.moves;
             while left > 0 {

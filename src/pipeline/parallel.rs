@@ -58,30 +58,22 @@ pub struct Split {
     pub part_bytes: usize,
 }
 
-/// At most this many workers by default, so that memory stays a few MiB on any machine.
+/// At most this many workers by default: memory grows with them.
 const MOST_WORKERS: usize = 8;
 
 /// At most this many workers even when asked for more.
 pub const MOST_THREADS: usize = 64;
 
 impl Split {
-    /// The threads to solve on: as set, or twice the cores, at most
-    /// 8 (but one per core on a machine with more).
+    /// The threads to solve on: as set, or one a core, at most 8.
     ///
-    /// Why twice: with only one per core, a worker waits whenever the
-    /// thread that splits and writes runs; more than twice costs memory for
-    /// no time (docs/PERFORMANCE.md has the figures).
+    /// Why not more: each worker keeps a board and parts of the input, so
+    /// memory grows with the workers, and on 2 cores 4 workers were no
+    /// faster than 2 (docs/PERFORMANCE.md has the figures).
     pub fn workers(&self) -> usize {
         match self.workers {
             0 if address_space_is_tight() => 1,
-            0 => {
-                let cores = std::thread::available_parallelism().map_or(1, usize::from);
-                if cores < 2 {
-                    1
-                } else {
-                    (2 * cores).min(MOST_WORKERS.max(cores))
-                }
-            }
+            0 => std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_WORKERS)),
             workers => workers.min(MOST_THREADS),
         }
     }
@@ -552,7 +544,7 @@ fn solve_cases_inline<C: Cpu, R: Read, W: Write>(
     let mut batch = MoveBatch::default();
     let mut outcomes = [0; BATCH];
     while let Some(case) = reader.next_case()? {
-        game.reset(case.size);
+        game.reset_for_moves(case.size, case.moves);
         writer.begin_case();
         let mut left = case.moves;
         while left > 0 {

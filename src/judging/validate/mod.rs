@@ -703,9 +703,9 @@ impl<R: Read> Validator<R> {
             self.check_q(q, n, spot)?;
         }
         let board = BoardSize::new(n).ok();
-        game.reset(board.unwrap_or(BoardSize::MIN));
-        let mut referee = Referee::default();
         let moves = u64::try_from(q).unwrap_or(0);
+        game.reset_for_moves(board.unwrap_or(BoardSize::MIN), moves);
+        let mut referee = Referee::default();
         let mut number = 0;
         while number < moves {
             if board.is_some() {
