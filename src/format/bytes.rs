@@ -598,6 +598,12 @@ pub fn digits_value(word: u64, count: usize) -> u64 {
             first
         };
     }
+    if count <= 4 {
+        // Boards up to 10^4: the low half-word alone, two steps.
+        let aligned = (word as u32) << (8 * (4 - count));
+        let pairs = ((aligned & 0x0F0F_0F0F).wrapping_mul(2561)) >> 8;
+        return u64::from(((pairs & 0x00FF_00FF).wrapping_mul(6_553_601)) >> 16);
+    }
     // Move the digits to the top; the zero bytes shifted in read as leading
     // zeros. Then pairs, quads and octets of digits combine in turn.
     let aligned = word << (8 * (8 - count));
@@ -755,6 +761,8 @@ mod tests {
         let word = |text: &[u8]| u64::from_le_bytes(block(text)[..8].try_into().expect("8 bytes"));
         assert_eq!(digits_value(word(b"7 3 1"), 1), 7);
         assert_eq!(digits_value(word(b"42\n"), 2), 42);
+        assert_eq!(digits_value(word(b"307 1"), 3), 307);
+        assert_eq!(digits_value(word(b"9999 1"), 4), 9999);
         assert_eq!(digits_value(word(b"0012345"), 7), 12345);
         assert_eq!(digits_value(word(b"98765432"), 8), 98_765_432);
     }
