@@ -21,6 +21,61 @@ use std::io::{self, Read};
 const WINDOW: usize = 64;
 
 
+/// Reads canonical move lines (see [`StrictReader::canonical_moves`]) from
+/// `bytes[at..]` one by one, up to `want` of them, each only if the byte
+/// after its LF is buffered and starts a token: how many it read and the
+/// index after the last one's LF.
+#[inline(always)]
+fn canonical_lines(bytes: &[u8], mut at: usize, moves: &mut Moves, want: usize) -> (usize, usize) {
+    let mut got = 0;
+    for slot in moves.0.iter_mut().take(want) {
+        let Some(([row, col, player], end)) = canonical_line(bytes, at) else {
+            break;
+        };
+        *slot = [row, col, player];
+        at = end;
+        got += 1;
+    }
+    (got, at)
+}
+
+/// One canonical move line at `bytes[at..]`: its numbers and the index
+/// after its LF, if a token starts there.
+#[inline(always)]
+fn canonical_line(bytes: &[u8], at: usize) -> Option<([u32; 3], usize)> {
+    let (row, at) = canonical_number(bytes, at, b' ')?;
+    let (col, at) = canonical_number(bytes, at, b' ')?;
+    let (player, at) = canonical_number(bytes, at, b'\n')?;
+    // One LF, not a run of space: the next line's first byte is a token's.
+    bytes.get(at).filter(|&&next| !is_space(next))?;
+    Some(([row, col, player], at))
+}
+
+/// A number of one to nine digits at `bytes[at..]`, without a leading zero,
+/// followed by `separator`: its value and the index after the separator.
+#[inline(always)]
+fn canonical_number(bytes: &[u8], at: usize, separator: u8) -> Option<(u32, usize)> {
+    let mut value: u32 = 0;
+    let mut end = at;
+    while let Some(digit) = bytes.get(end).map(|&byte| byte.wrapping_sub(b'0')) {
+        if digit > 9 {
+            break;
+        }
+        if end - at == 9 {
+            // Ten digits may pass u32; they are the general path's.
+            return None;
+        }
+        value = value * 10 + u32::from(digit);
+        end += 1;
+    }
+    let digits = end - at;
+    let leading_zero = digits > 1 && bytes[at] == b'0';
+    if digits == 0 || leading_zero || bytes.get(end) != Some(&separator) {
+        return None;
+    }
+    Some((value, end + 1))
+}
+
 /// The separator the layout expects after a token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Separator {
@@ -204,13 +259,14 @@ impl<R: Read> StrictReader<R> {
 
     /// Reads up to `want` (at most [`BATCH`]) move lines that are exactly
     /// canonical, `R C P` and an LF with single spaces, no leading zeros
-    /// and numbers of one or two digits, while whole blocks of them are
-    /// buffered, into `moves`. Anything else is left to [`field`](Self::field).
-    /// Returns how many it read and the line the first is on.
+    /// and numbers of one to nine digits, while they are buffered, into
+    /// `moves`. Anything else is left to [`field`](Self::field). Returns
+    /// how many it read and the line the first is on.
     ///
     /// Why: a valid file is all canonical lines, and checked a block at a
-    /// time ([`read_usual_lines`]) they cost a fraction of reading each
-    /// token and separator.
+    /// time ([`read_usual_lines`], numbers of one or two digits) or a line
+    /// at a time they cost a fraction of reading each token and separator
+    /// and judging each move on its own.
     #[inline(always)]
     pub fn canonical_moves<C: Cpu>(
         &mut self,
@@ -225,8 +281,13 @@ impl<R: Read> StrictReader<R> {
         };
         let (got, last_newline) =
             read_usual_lines::<C, true>(cpu, self.chunks.bytes(), start, moves, want);
+        let (got, end) = if got > 0 {
+            (got, last_newline + 1)
+        } else {
+            canonical_lines(self.chunks.bytes(), self.chunks.pos, moves, want)
+        };
         if got > 0 {
-            self.chunks.pos = last_newline + 1;
+            self.chunks.pos = end;
             self.line += got as u64;
             self.line_start = self.chunks.offset_of(self.chunks.pos);
         }

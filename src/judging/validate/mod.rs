@@ -791,7 +791,7 @@ impl<R: Read> Validator<R> {
             let [r, c, p] = self.lines.0[index];
             // A canonical line's numbers have no leading zeros, so where
             // each starts follows from the ones before it.
-            let width = |value: u32| if value < 10 { 1u32 } else { 2 };
+            let width = |value: u32| value.checked_ilog10().unwrap_or(0) + 1;
             let column_at = width(r) + 1;
             let player_at = column_at + width(c) + 1;
             let line = self.first_line + index as u64;
