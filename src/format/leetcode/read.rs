@@ -447,7 +447,7 @@ impl<R: Read> Reader<R> {
             None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames))),
         }
         let first_at = self.here();
-        if self.name(None)?.as_deref() != Some(CONSTRUCTOR) {
+        if !self.name_is(CONSTRUCTOR, None)? {
             let found = self.quote_value(&[]);
             let kind = FormatError::FirstMethod(found);
             return Err(self.error(first_at, None, kind.into()));
@@ -488,7 +488,7 @@ impl<R: Read> Reader<R> {
                 None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames))),
             }
             let at = self.here();
-            if self.name(Some(number))?.as_deref() != Some(MOVE) {
+            if !self.name_is(MOVE, Some(number))? {
                 let found = self.quote_value(&[]);
                 let kind = FormatError::UnknownMethod(found);
                 return Err(self.error(at, Some(number), kind.into()));
@@ -504,10 +504,11 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// The method name at the reading position, which is not consumed, if
-    /// it may be one (`None` for a string too long to be one); an error if
-    /// it is not a JSON string.
-    fn name(&mut self, number: Option<u64>) -> Result<Option<String>, Error> {
+    /// Whether the method name at the reading position, which is not
+    /// consumed, is `expected` (false for a string too long to be a name);
+    /// an error if it is not a JSON string. Compared where it lies, with no
+    /// string made: a transcript of short games has a name to check a case.
+    fn name_is(&mut self, expected: &str, number: Option<u64>) -> Result<bool, Error> {
         self.look_ahead(LOOKAHEAD, &[]);
         let bytes = &self.chunks.bytes()[self.chunks.pos..];
         let at = self.here();
@@ -520,14 +521,14 @@ impl<R: Read> Reader<R> {
                 // The string is cut by the end of the input.
                 return Err(self.at_end(FormatError::UnexpectedEnd(Array::MethodNames)));
             }
-            return Ok(None);
+            return Ok(false);
         };
         let text = &bytes[..length];
         if !text.contains(&b'\\') {
-            return Ok(Some(String::from_utf8_lossy(&text[1..length - 1]).into_owned()));
+            return Ok(&text[1..length - 1] == expected.as_bytes());
         }
         match serde_json::from_slice::<String>(text) {
-            Ok(name) => Ok(Some(name)),
+            Ok(name) => Ok(name == expected),
             Err(error) => Err(self.json_error(at, &json_message(&error))),
         }
     }
