@@ -300,6 +300,10 @@ struct Dense {
 /// it the reset refills all 2N counts, at most 2N / this many stores a move.
 const RECORDED_MOVES: usize = 256;
 
+/// Boards up to this size refill every count at a reset instead of
+/// recording the moves played (see [`Dense::played`]).
+const SMALL_BOARD: usize = 32;
+
 /// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
 /// Where the columns' counts start.
@@ -335,7 +339,9 @@ impl Dense {
             self.filled_for = n;
         }
         self.played.clear();
-        self.played_complete = true;
+        // On a small board refilling all 2N counts costs less than noting
+        // each game's moves.
+        self.played_complete = n > SMALL_BOARD;
     }
 
     /// Notes moves played on the counts, for [`reset`](Self::reset).
