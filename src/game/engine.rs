@@ -518,11 +518,26 @@ struct Sparse {
     cells: Table,
     /// Slot: `(line + 1) << 32 | sum as u32`, line `row` or `N + col`; 0 is empty.
     lines: Table,
-    /// Whether `lines` is kept. A game of fewer than N moves can fill no
-    /// line, and its moves then cost one table, not two: on huge boards
+    /// Whether line sums are kept. A game of fewer than N moves can fill
+    /// no line, and its moves then cost one table, not two: on huge boards
     /// (N = 10^9, games of 10^5 moves) the lines' table was twice the cells'.
     count_lines: bool,
+    /// The line sums of a board up to [`FLAT_LINES_MAX_N`], in place of
+    /// `lines`: row r at r, column c at N + c; all zero outside a game.
+    /// At most 512 KiB, and no hash or probe a move.
+    flat: Vec<i32>,
+    /// The entries of `flat` this game made nonzero, while there is room
+    /// for them (a reset clears those, else all of `flat`).
+    flat_touched: Vec<u32>,
+    /// Whether `flat_touched` holds every entry this game touched.
+    flat_touched_complete: bool,
+    /// Whether this game's sums are in `flat`.
+    flat_in_use: bool,
 }
+
+/// Boards up to this size keep their line sums in a flat array (see
+/// `Sparse::flat`) once they keep any.
+const FLAT_LINES_MAX_N: u32 = 1 << 16;
 
 /// Bits of a cell slot below its key.
 const CELL_VALUE_BITS: u32 = 1;
@@ -530,10 +545,29 @@ const CELL_VALUE_BITS: u32 = 1;
 const LINE_VALUE_BITS: u32 = 32;
 
 impl Sparse {
-    fn reset(&mut self, count_lines: bool) {
+    /// Clears the last game and starts one on an `n` x `n` board, keeping
+    /// line sums from the start if `count_lines` (and the memory is there).
+    fn reset(&mut self, n: u32, count_lines: bool) {
         self.cells.clear();
         self.lines.clear();
-        self.count_lines = count_lines;
+        if self.flat_in_use {
+            if self.flat_touched_complete {
+                for &line in &self.flat_touched {
+                    self.flat[line as usize] = 0;
+                }
+            } else {
+                self.flat.fill(0);
+            }
+            self.flat_touched.clear();
+            self.flat_touched_complete = true;
+            self.flat_in_use = false;
+        }
+        self.count_lines = false;
+        if count_lines {
+            // Without the memory, the sums are kept from move N on, or
+            // that move fails for want of it.
+            let _ = self.start_counting(n);
+        }
     }
 
     fn hash(&self, key: u64) -> u64 {
@@ -554,6 +588,9 @@ impl Sparse {
     fn sum(&self, n: u32, line: u64) -> i32 {
         if !self.count_lines {
             return self.sum_of_cells(n, line);
+        }
+        if self.flat_in_use {
+            return self.flat[line as usize];
         }
         let key = line + 1;
         match self.lines.find(self.hash(key), key, LINE_VALUE_BITS) {
@@ -600,7 +637,7 @@ impl Sparse {
             // could fill a line on, the sums are kept.
             self.start_counting(n)?;
         }
-        if self.count_lines {
+        if self.count_lines && !self.flat_in_use {
             self.lines.make_room(2, LINE_VALUE_BITS, hash)?;
         }
         Ok(self.place_with_room(n, r, c, mover))
@@ -637,7 +674,7 @@ impl Sparse {
         let row = u64::from(r) + 1;
         let col = u64::from(n) + u64::from(c) + 1;
         crate::simd::prefetch(&cells.slots, cells.place(self.hash(cell)));
-        if !self.count_lines {
+        if !self.count_lines || self.flat_in_use {
             return;
         }
         crate::simd::prefetch(&lines.slots, lines.place(self.hash(row)));
@@ -647,12 +684,30 @@ impl Sparse {
     /// Works out the line sums of the cells played, and keeps them from now on.
     #[cold]
     fn start_counting(&mut self, n: u32) -> Result<(), NoRoom> {
+        if n <= FLAT_LINES_MAX_N {
+            let entries = 2 * n as usize;
+            if self.flat.len() < entries {
+                self.flat
+                    .try_reserve_exact(entries - self.flat.len())
+                    .map_err(|_| NoRoom)?;
+                self.flat.resize(entries, 0);
+                let room = entries / 16;
+                self.flat_touched = Vec::new();
+                self.flat_touched
+                    .try_reserve_exact(room)
+                    .map_err(|_| NoRoom)?;
+            }
+            self.flat_in_use = true;
+            self.flat_touched_complete = true;
+        }
         let hasher = self.hasher.clone();
         let hash = |key| hasher.hash_one(key);
         let cells = std::mem::take(&mut self.cells.slots);
         let mut counted = Ok(());
         for &slot in cells.iter().filter(|&&slot| slot != 0) {
-            counted = self.lines.make_room(2, LINE_VALUE_BITS, hash);
+            if !self.flat_in_use {
+                counted = self.lines.make_room(2, LINE_VALUE_BITS, hash);
+            }
             if counted.is_err() {
                 break;
             }
@@ -673,6 +728,19 @@ impl Sparse {
     /// Adds `sign` to the sum of `line`: its new sum.
     #[inline(always)]
     fn add(&mut self, line: u64, sign: i32) -> i32 {
+        if self.flat_in_use {
+            // line < 2N, the flat array's length.
+            let sum = &mut self.flat[line as usize];
+            if *sum == 0 {
+                if self.flat_touched.len() < self.flat_touched.capacity() {
+                    self.flat_touched.push(line as u32);
+                } else {
+                    self.flat_touched_complete = false;
+                }
+            }
+            *sum += sign;
+            return *sum;
+        }
         let key = line + 1;
         match self.lines.find(self.hash(key), key, LINE_VALUE_BITS) {
             Ok(slot) => {
@@ -879,12 +947,6 @@ impl TicTacToe {
     /// sums asked for meanwhile are worked out from the cells, each in
     /// O(moves): for the solving loops, not for a trace of every sum.
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
-        let count_lines = moves >= u64::from(size.get());
-        if self.store == Store::Sparse {
-            self.sparse.reset(count_lines);
-        } else {
-            self.sparse.count_lines = count_lines;
-        }
         let n = size.get();
         self.store = if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
@@ -894,6 +956,10 @@ impl TicTacToe {
         } else {
             Store::Sparse
         };
+        // Cleared whatever the store, so that it is empty when it is next
+        // used (a reset of an unused store costs a few tests).
+        self.sparse
+            .reset(n, self.store == Store::Sparse && moves >= u64::from(n));
         self.n = n;
         self.diagonal = 0;
         self.anti_diagonal = 0;
@@ -1539,7 +1605,7 @@ mod tests {
             };
             for (n, count_lines, moves) in games {
                 // Without line sums from the start, they are taken up at move N.
-                sparse.reset(count_lines);
+                sparse.reset(n, count_lines);
                 let mut cells = std::collections::HashMap::new();
                 let mut sums = std::collections::HashMap::new();
                 for &(r, c, second) in &moves {
@@ -1594,7 +1660,7 @@ mod tests {
             for (n, moves) in games {
                 proptest::prop_assert!(packed.reset(n as usize));
                 let mut sparse = Sparse::default();
-                sparse.reset(true);
+                sparse.reset(n, true);
                 for (r, c, second) in moves {
                     let (r, c) = (r * 7 % n, c * 13 % n);
                     let mover = if second { Player::Two } else { Player::One };
