@@ -47,7 +47,7 @@ pub fn validate_leetcode(
                 }
             }
         }
-        game.reset(case.size);
+        game.reset_for_moves(case.size, case.moves);
         let mut referee = Referee::default();
         for _ in 0..case.moves {
             let played = match reader.next_move() {
