@@ -173,10 +173,25 @@ impl<R: Read> Read for Lines<R> {
                     self.step(b'\n', &mut out);
                 }
             }
-            for index in 0..read {
-                let byte = self.raw[index];
+            let buffer = std::mem::take(&mut self.raw);
+            let raw = &buffer[..read];
+            let mut index = 0;
+            while index < raw.len() {
+                // The usual run, `,R` for a one-digit result R before `,`
+                // or `]`, a pair of bytes at a time: what `step` makes of it.
+                if self.state == State::AfterElement {
+                    while let Some(&[b',', result @ b'0'..=b'9', b',' | b']']) =
+                        raw.get(index..index + 3)
+                    {
+                        out.extend_from_slice(&[result, b' ']);
+                        index += 2;
+                    }
+                }
+                let Some(&byte) = raw.get(index) else { break };
                 self.step(byte, &mut out);
+                index += 1;
             }
+            self.raw = buffer;
             self.out = out;
         }
         let count = buf.len().min(self.out.len() - self.out_pos);
@@ -209,6 +224,47 @@ mod tests {
         assert_eq!(transcoded("\n[null,1]\n \n\n"), "1 \n");
         assert_eq!(transcoded(" [ null , 0,\t2 ]\r\n"), "0 2 \n");
         assert_eq!(transcoded("[null,1]"), "1 \n");
+    }
+
+    /// Reads of at most a few bytes each, so that the fast run's
+    /// three-byte look ahead meets every chunk boundary.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let count = self.1.min(buf.len()).min(self.0.len());
+            buf[..count].copy_from_slice(&self.0[..count]);
+            self.0 = &self.0[count..];
+            Ok(count)
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_fast_run_transcodes_what_the_byte_machine_does(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "[null", ",0", ",1", ",2", ",0", ",1", ",2", ",12", "]", "]\n", "\n", " ", ",", "7", "nul", "\t",
+                ]),
+                0..200,
+            ),
+            chunk in 1usize..8,
+        ) {
+            let text = pieces.concat().into_bytes();
+            let mut expected = Vec::new();
+            let mut machine = Lines::new(&b""[..]);
+            for &byte in &text {
+                machine.step(byte, &mut expected);
+            }
+            if machine.state != State::LineStart {
+                machine.step(b'\n', &mut expected);
+            }
+            for read in [&mut Lines::new(&text[..]) as &mut dyn Read, &mut Lines::new(Trickle(&text, chunk))] {
+                let mut found = Vec::new();
+                read.read_to_end(&mut found).expect("in memory");
+                proptest::prop_assert_eq!(&found, &expected);
+            }
+        }
     }
 
     #[test]
