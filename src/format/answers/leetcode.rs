@@ -179,6 +179,15 @@ impl<R: Read> Read for Lines<R> {
             while index < raw.len() {
                 // The usual run, `,R` for a one-digit result R before `,`
                 // or `]`, a pair of bytes at a time: what `step` makes of it.
+                // (Entered after a comma too: a run cut by the end of a read
+                // goes on from there, and a line can be megabytes long.)
+                if self.state == State::BeforeResult
+                    && let Some(&[result @ b'0'..=b'9', b',' | b']']) = raw.get(index..index + 2)
+                {
+                    out.extend_from_slice(&[result, b' ']);
+                    index += 1;
+                    self.state = State::AfterElement;
+                }
                 if self.state == State::AfterElement {
                     while let Some(&[b',', result @ b'0'..=b'9', b',' | b']']) =
                         raw.get(index..index + 3)
