@@ -358,8 +358,15 @@ impl<R: Read> Reader<R> {
     /// The error for move `index` of `batch`, which the engine refused.
     #[cold]
     pub fn reject_in_batch(&self, batch: &MoveBatch, index: usize, why: MoveError) -> Error {
-        // The batch's moves are still buffered, each `,[R,C,P]`: pass `index`
-        // of them, then find the commas of the refused one.
+        self.reject(&self.locate_in_batch(batch, index), why)
+    }
+
+    /// Move `index` of `batch` with where its values start, for messages.
+    /// The batch's moves are still buffered until the next read.
+    #[cold]
+    pub fn locate_in_batch(&self, batch: &MoveBatch, index: usize) -> LocatedMove {
+        // Each move is `,[R,C,P]`: pass `index` of them, then find the
+        // commas of this one.
         let bytes = self.chunks.bytes();
         let mut at = batch.from;
         for _ in 0..index {
@@ -369,14 +376,14 @@ impl<R: Read> Reader<R> {
         let mut commas = memchr::memchr_iter(b',', &bytes[list..]).map(|comma| list + comma);
         let col = commas.next().map_or(list, |comma| comma + 1);
         let player = commas.next().map_or(list, |comma| comma + 1);
-        let refused = LocatedMove {
-            row: 0,
-            col: 0,
-            player: 0,
+        let [row_value, col_value, player_value] = batch.moves()[index].map(i64::from);
+        LocatedMove {
+            row: row_value,
+            col: col_value,
+            player: player_value,
             number: batch.first + index as u64,
             offsets: [list, col, player].map(|index| self.chunks.offset_of(index)),
-        };
-        self.reject(&refused, why)
+        }
     }
 
     /// [`next_move`](Self::next_move) for any other shape.

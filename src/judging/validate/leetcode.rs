@@ -8,8 +8,9 @@
 
 use super::{Report, Rule, Violation, q_rule, range_rule};
 use crate::error::{Error, InputName, Position};
-use crate::format::leetcode::read::Reader;
-use crate::game::{BoardSize, TicTacToe};
+use crate::format::leetcode::read::{LocatedMove, MoveBatch, Reader};
+use crate::format::lines::BATCH;
+use crate::game::{BoardSize, MoveField, TicTacToe};
 use crate::game::{Limits, Referee};
 use std::io::{self, Read};
 
@@ -24,6 +25,8 @@ pub fn validate_leetcode(
     let mut reader = Reader::new(input, InputName::Stdin);
     let mut report = Report::empty();
     let mut game = TicTacToe::with_rules(BoardSize::MIN, Referee::rules());
+    let mut batch = MoveBatch::default();
+    let mut outcomes = [0; BATCH];
     let mut cases = 0u64;
     loop {
         let case = match reader.next_case() {
@@ -49,30 +52,58 @@ pub fn validate_leetcode(
         }
         game.reset_for_moves(case.size, case.moves);
         let mut referee = Referee::default();
-        for _ in 0..case.moves {
-            let played = match reader.next_move() {
-                Ok(played) => played,
-                Err(error) => return ended_by(error, report, max_errors),
+        let mut left = case.moves;
+        while left > 0 {
+            let read = reader.fill_batch(&mut batch);
+            if read == 0 {
+                // Whatever the batch reader leaves: one move the general way.
+                let played = match reader.next_move() {
+                    Ok(played) => played,
+                    Err(error) => return ended_by(error, report, max_errors),
+                };
+                if !judge(&mut referee, &mut game, &reader, &mut report, &played, max_errors) {
+                    return Ok(report.finish());
+                }
+                left -= 1;
+                continue;
+            }
+            left -= read as u64;
+            // As `judge` would one move at a time, reporting the same
+            // violations in the same order, but with the moves played as a
+            // batch while nothing is wrong (in a valid file, nothing ever is).
+            let moves = batch.moves();
+            let alternating = referee.would_alternate(moves.iter().map(|&[_, _, player]| player));
+            let played = if alternating && game.winner().is_none() {
+                match game.play_batch(moves, &mut outcomes[..read]) {
+                    Ok(()) => read,
+                    Err((index, _)) => index,
+                }
+            } else {
+                0
             };
-            let judged = referee.judge(
-                &mut game,
-                (played.row, played.col, played.player),
-                |field, rule| {
-                    let position = reader.position(played.offset(field), Some(played.number));
-                    match report.add(
-                        Violation {
-                            position,
-                            rule: rule.into(),
-                        },
-                        max_errors,
-                    ) {
-                        true => Ok(()),
-                        false => Err(()),
-                    }
-                },
-            );
-            if judged.is_err() {
-                return Ok(report.finish());
+            if played > 0 {
+                referee.played(moves[played - 1][2], false);
+            }
+            // Among the moves played, the only thing to report is a move
+            // after the first win, at the move after it.
+            let won_at = outcomes[..played].iter().position(|&outcome| outcome != 0);
+            if let (Some(won_at), Some((winner, at_move))) = (won_at, game.winner())
+                && won_at + 1 < read
+            {
+                referee.played(moves[played - 1][2], true);
+                let after = reader.locate_in_batch(&batch, won_at + 1);
+                let position = reader.position(after.offset(MoveField::Row), Some(after.number));
+                let rule = Rule::AfterWin { winner, at_move };
+                if !report.add(Violation { position, rule }, max_errors) {
+                    return Ok(report.finish());
+                }
+            }
+            // The rest one by one: the refused move and whatever follows it.
+            for index in played..read {
+                let located = reader.locate_in_batch(&batch, index);
+                if !judge(&mut referee, &mut game, &reader, &mut report, &located, max_errors) {
+                    return Ok(report.finish());
+                }
             }
         }
         report.summary.add_case(&game, case.size);
@@ -89,6 +120,32 @@ pub fn validate_leetcode(
         report.add(Violation { position, rule }, max_errors);
     }
     Ok(report.finish())
+}
+
+/// Judges one move as read, adding what it breaks to `report`: false once
+/// the report is full.
+fn judge<R: Read>(
+    referee: &mut Referee,
+    game: &mut TicTacToe,
+    reader: &Reader<R>,
+    report: &mut Report,
+    played: &LocatedMove,
+    max_errors: usize,
+) -> bool {
+    referee
+        .judge(game, (played.row, played.col, played.player), |field, rule| {
+            let position = reader.position(played.offset(field), Some(played.number));
+            let violation = Violation {
+                position,
+                rule: rule.into(),
+            };
+            if report.add(violation, max_errors) {
+                Ok(())
+            } else {
+                Err(())
+            }
+        })
+        .is_ok()
 }
 
 /// The report a reader's error ends: a format error is its last
