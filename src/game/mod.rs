@@ -8,4 +8,4 @@ mod referee;
 
 pub use engine::*;
 pub use limits::Limits;
-pub use referee::{Breach, Referee, alternate};
+pub use referee::{AfterWinIn, Breach, CleanBatch, Referee, alternate};

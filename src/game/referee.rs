@@ -24,6 +24,26 @@ pub enum Breach {
     },
 }
 
+/// What [`Referee::play_clean`] played of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CleanBatch {
+    /// How many moves, from the first, were played.
+    pub played: usize,
+    /// The move after the game's first win, if the batch has one.
+    pub after_win: Option<AfterWinIn>,
+}
+
+/// A move of a batch after the game was won, to report once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AfterWinIn {
+    /// Its index in the batch.
+    pub index: usize,
+    /// Who won.
+    pub winner: Player,
+    /// The winning move.
+    pub at_move: u64,
+}
+
 /// Judges the moves of one game, in order.
 #[derive(Debug, Default)]
 pub struct Referee {
@@ -64,6 +84,52 @@ impl Referee {
             self.previous_player = Some(mover);
         }
         Ok(())
+    }
+
+    /// Plays `moves` on `game` as a batch while they break nothing, as
+    /// [`Referee::judge`] would one by one: only if their players alternate
+    /// and the game is not won before them, and up to the first move the
+    /// game refuses. `outcomes` holds at least as many results as `moves`.
+    /// The moves from [`CleanBatch::played`] on are the caller's to judge
+    /// one by one; a move after a win among those played is the caller's
+    /// to report, before them.
+    pub fn play_clean(
+        &mut self,
+        game: &mut TicTacToe,
+        moves: &[[u32; 3]],
+        outcomes: &mut [u8],
+    ) -> CleanBatch {
+        let alternating = self.would_alternate(moves.iter().map(|&[_, _, player]| player));
+        let played = if alternating && game.winner().is_none() {
+            match game.play_batch(moves, outcomes) {
+                Ok(()) => moves.len(),
+                Err((index, _)) => index,
+            }
+        } else {
+            0
+        };
+        let Some(&[_, _, last_player]) = played.checked_sub(1).and_then(|last| moves.get(last))
+        else {
+            return CleanBatch {
+                played,
+                after_win: None,
+            };
+        };
+        self.played(last_player, false);
+        // The only thing a played move can break: following the first win.
+        let won_at = outcomes[..played].iter().position(|&outcome| outcome != 0);
+        let after_win = match (won_at, game.winner()) {
+            (Some(won_at), Some((winner, at_move))) if won_at + 1 < moves.len() => {
+                self.played(last_player, true);
+                Some(AfterWinIn {
+                    index: won_at + 1,
+                    winner,
+                    at_move,
+                })
+            }
+            _ => None,
+        };
+        CleanBatch { played, after_win }
     }
 
     /// Whether moves by `players`, after those judged so far, alternate.

@@ -10,7 +10,7 @@ use super::{Report, Rule, Violation, q_rule, range_rule};
 use crate::error::{Error, InputName, Position};
 use crate::format::leetcode::read::{LocatedMove, MoveBatch, Reader};
 use crate::format::lines::BATCH;
-use crate::game::{BoardSize, MoveField, TicTacToe};
+use crate::game::{AfterWinIn, BoardSize, CleanBatch, MoveField, TicTacToe};
 use crate::game::{Limits, Referee};
 use std::io::{self, Read};
 
@@ -71,27 +71,15 @@ pub fn validate_leetcode(
             // As `judge` would one move at a time, reporting the same
             // violations in the same order, but with the moves played as a
             // batch while nothing is wrong (in a valid file, nothing ever is).
-            let moves = batch.moves();
-            let alternating = referee.would_alternate(moves.iter().map(|&[_, _, player]| player));
-            let played = if alternating && game.winner().is_none() {
-                match game.play_batch(moves, &mut outcomes[..read]) {
-                    Ok(()) => read,
-                    Err((index, _)) => index,
-                }
-            } else {
-                0
-            };
-            if played > 0 {
-                referee.played(moves[played - 1][2], false);
-            }
-            // Among the moves played, the only thing to report is a move
-            // after the first win, at the move after it.
-            let won_at = outcomes[..played].iter().position(|&outcome| outcome != 0);
-            if let (Some(won_at), Some((winner, at_move))) = (won_at, game.winner())
-                && won_at + 1 < read
+            let CleanBatch { played, after_win } =
+                referee.play_clean(&mut game, batch.moves(), &mut outcomes[..read]);
+            if let Some(AfterWinIn {
+                index,
+                winner,
+                at_move,
+            }) = after_win
             {
-                referee.played(moves[played - 1][2], true);
-                let after = reader.locate_in_batch(&batch, won_at + 1);
+                let after = reader.locate_in_batch(&batch, index);
                 let position = reader.position(after.offset(MoveField::Row), Some(after.number));
                 let rule = Rule::AfterWin { winner, at_move };
                 if !report.add(Violation { position, rule }, max_errors) {

@@ -17,7 +17,10 @@ use crate::format::coding_ninjas::read::PartCases;
 use crate::format::coding_ninjas::split::{Next, Part, Splitter};
 use crate::format::coding_ninjas::strict::{Field, Layout, Separator, Spot, StrictReader};
 use crate::format::lines::{BATCH, Moves};
-use crate::game::{BoardSize, Breach, Limits, MoveError, MoveField, Player, Referee, TicTacToe};
+use crate::game::{
+    AfterWinIn, BoardSize, Breach, CleanBatch, Limits, MoveError, MoveField, Player, Referee,
+    TicTacToe,
+};
 use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes, unsplit};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::fmt;
@@ -760,29 +763,17 @@ impl<R: Read> Validator<R> {
         before: u64,
     ) -> Result<(), Halt> {
         let moves = &self.lines.0[..read];
-        let alternating = referee.would_alternate(moves.iter().map(|&[_, _, player]| player));
         let mut outcomes = [0; BATCH];
-        let clean = alternating && game.winner().is_none();
-        let played = if clean {
-            match game.play_batch(moves, &mut outcomes[..read]) {
-                Ok(()) => read,
-                Err((index, _)) => index,
-            }
-        } else {
-            0
-        };
-        if played > 0 {
-            referee.played(moves[played - 1][2], false);
-        }
-        // Moves played in the batch: the only thing to report is a move
-        // after the first win, at the move after it.
-        let won_at = outcomes[..played].iter().position(|&outcome| outcome != 0);
-        if let (Some(won_at), Some((winner, at_move))) = (won_at, game.winner())
-            && won_at + 1 < read
+        let CleanBatch { played, after_win } =
+            referee.play_clean(game, moves, &mut outcomes[..read]);
+        if let Some(AfterWinIn {
+            index,
+            winner,
+            at_move,
+        }) = after_win
         {
-            referee.played(moves[played - 1][2], true);
-            self.r#move = Some(before + won_at as u64 + 2);
-            let line = self.first_line + won_at as u64 + 1;
+            self.r#move = Some(before + index as u64 + 1);
+            let line = self.first_line + index as u64;
             self.violate(Spot { line, column: 1 }, Rule::AfterWin { winner, at_move })?;
         }
         // The rest one by one: the refused move and whatever follows it.
