@@ -5,8 +5,8 @@
 //! (`setsid`, a double fork). The supervisor makes itself their reaper
 //! (`PR_SET_CHILD_SUBREAPER`): whatever the solution leaves behind becomes
 //! the supervisor's child, and when the solution ends or its time is up the
-//! supervisor kills and reaps every child it has, round after round, until
-//! none is left. Then the tree's CPU time and peak memory are the
+//! supervisor stops its whole tree, then kills and reaps it, round after
+//! round, until none is left. Then the tree's CPU time and peak memory are the
 //! supervisor's reaped children's (`getrusage(RUSAGE_CHILDREN)`).
 //!
 //! The solution itself is started through `supervise --exec`, which sets the
@@ -25,6 +25,7 @@ use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -165,22 +166,39 @@ pub fn exec_limited(command: &[String], memory_limit: Option<u64>) -> io::Error 
 }
 
 /// Ends every descendant of this process but those under the children
-/// `keep` names, and reaps the children among them. Each round finds the
+/// `keep` names, and reaps the children among them.
+///
+/// The tree is frozen before anything in it is killed: each pass finds the
 /// descendants by their parents (`setsid` changes a process's session, not
-/// its parent), stops them all, then kills them, so a fork bomb cannot
-/// refill the places the kills free; what a kill hands to this process (a
-/// reaper) is found in the next round, until none is left.
+/// its parent) and stops them all (SIGSTOP), and passes repeat until one
+/// finds no process the others had not. Only then is every stopped process
+/// killed. A process stopped cannot fork, and a kill frees no place under a
+/// process limit while anything in the tree still runs, so a fork bomb gets
+/// no refill however slowly this process is scheduled; killing while
+/// listing let the children forked in between restart the bomb, round after
+/// round, for as long as the machine was loaded. What a kill hands to this
+/// process (a reaper) is found in the next round, until none is left.
 pub fn end_children(keep: impl Fn(Pid) -> bool) {
     loop {
-        let roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
-        if roots.is_empty() {
+        let mut frozen: HashSet<Pid> = HashSet::new();
+        let roots = loop {
+            let roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
+            let doomed = descendants_of(&roots);
+            for &pid in &doomed {
+                // Again for those stopped already: a sibling may have
+                // continued them.
+                let _ = kill(pid, Signal::SIGSTOP);
+            }
+            let known = frozen.len();
+            frozen.extend(doomed);
+            if frozen.len() == known {
+                break roots;
+            }
+        };
+        if frozen.is_empty() {
             return;
         }
-        let doomed = descendants_of(&roots);
-        for &pid in &doomed {
-            let _ = kill(pid, Signal::SIGSTOP);
-        }
-        for &pid in &doomed {
+        for &pid in &frozen {
             let _ = kill(pid, Signal::SIGKILL);
         }
         for &child in &roots {
