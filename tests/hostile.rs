@@ -320,8 +320,8 @@ fn a_fork_bomb_in_sessions_of_its_own_is_stopped_under_a_process_limit() {
 
 /// The bomb's processes and other work share the cores with the tool's
 /// sweep: a sweep that killed while it listed let the children forked in
-/// between restart the bomb, round after round, while the machine stayed
-/// loaded (a CI run took 33 s; a loop on a loaded machine, 111 s).
+/// between restart the bomb, round after round, for as long as the machine
+/// stayed loaded (a CI run failed so; the figures are in the commit log).
 #[test]
 fn a_fork_bomb_is_stopped_in_time_on_a_loaded_machine() {
     let _alone = alone();
