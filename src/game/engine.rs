@@ -304,6 +304,11 @@ const RECORDED_MOVES: usize = 256;
 /// recording the moves played (see [`Dense::played`]).
 const SMALL_BOARD: usize = 32;
 
+/// Boards up to this side play their diagonals without branches: there a
+/// move is on one so often, and off so often, that branches are
+/// mispredicted (`docs/PERFORMANCE.md`, "Figures behind design choices").
+const BRANCHLESS_DIAGONALS_MAX_N: u32 = 8;
+
 /// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
 /// Where the columns' counts start.
@@ -1226,6 +1231,7 @@ impl TicTacToe {
         let full = |sum: i32| sum.unsigned_abs() == n;
         let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
         let mut won = false;
+        let branchless = n <= BRANCHLESS_DIAGONALS_MAX_N;
         // One pointer moves through the moves; how many were played is
         // found from it at the end.
         let mut rest = moves.iter();
@@ -1255,16 +1261,28 @@ impl TicTacToe {
             *col_lacks -= 1;
             // Bitwise `|`: the tests cost less than the branches.
             won = row_full | (*col_lacks == 0) | diagonals_full;
-            // Rare moves: the diagonals' sums stay signed, like the sparse
-            // board's, and a move on one is sure to be the mover's.
-            if r == c {
-                diagonal += 3 - 2 * player as i32;
-                won |= full(diagonal);
-            }
-            // r + c < 2n cannot overflow.
-            if r + c + 1 == n {
-                anti_diagonal += 3 - 2 * player as i32;
-                won |= full(anti_diagonal);
+            // The diagonals' sums stay signed, like the sparse board's, and a
+            // move on one is sure to be the mover's. r + c < 2n cannot
+            // overflow.
+            if branchless {
+                // A move on a small board is often on a diagonal, and as
+                // often not: branches there are mispredicted, selects are not.
+                let (on_diagonal, on_anti_diagonal) = (r == c, r + c + 1 == n);
+                let step = 3 - 2 * player as i32;
+                diagonal += if on_diagonal { step } else { 0 };
+                anti_diagonal += if on_anti_diagonal { step } else { 0 };
+                won |= (on_diagonal & full(diagonal)) | (on_anti_diagonal & full(anti_diagonal));
+            } else {
+                // On a large board these moves are rare and the branches
+                // predicted, and selects would hold more values in registers.
+                if r == c {
+                    diagonal += 3 - 2 * player as i32;
+                    won |= full(diagonal);
+                }
+                if r + c + 1 == n {
+                    anti_diagonal += 3 - 2 * player as i32;
+                    won |= full(anti_diagonal);
+                }
             }
             if won {
                 break;
