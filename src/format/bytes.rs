@@ -46,6 +46,31 @@ pub fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
 }
 
+/// A count of at most 18 digits after space at `from`, with no sign, and
+/// with the space byte after it buffered too: its value, and where it starts
+/// and ends. `None` for anything else, which [`scan_int`] reads.
+#[inline(always)]
+pub fn buffered_count(bytes: &[u8], from: usize) -> Option<(u64, usize, usize)> {
+    let mut at = from;
+    while is_space(*bytes.get(at)?) {
+        at += 1;
+    }
+    let start = at;
+    let mut value = 0u64;
+    loop {
+        let digit = bytes.get(at)?.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value * 10 + u64::from(digit);
+        at += 1;
+        if at - start > 18 {
+            return None;
+        }
+    }
+    (at > start && is_space(bytes[at])).then_some((value, start, at))
+}
+
 /// A reader's buffer over an input, refilled in chunks.
 ///
 /// `buf[pos..end]` is unread. Everything before `keep` may be discarded on
@@ -710,6 +735,24 @@ fn exact_value(digits: &[u8], negative: bool) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn buffered_count_takes_only_plain_counts_with_their_space_buffered() {
+        assert_eq!(buffered_count(b"\n 42\n", 0), Some((42, 2, 4)));
+        assert_eq!(buffered_count(b"3\r\n9 ", 1), Some((9, 3, 4)));
+        assert_eq!(buffered_count(b"007 ", 0), Some((7, 0, 3)));
+        assert_eq!(
+            buffered_count(b"999999999999999999 ", 0),
+            Some((999_999_999_999_999_999, 0, 18))
+        );
+        // Left to the general scanner: what it may read on, or refuse.
+        assert_eq!(buffered_count(b"1000000000000000000 ", 0), None);
+        assert_eq!(buffered_count(b" 42", 0), None);
+        assert_eq!(buffered_count(b"   ", 0), None);
+        assert_eq!(buffered_count(b"+4 ", 0), None);
+        assert_eq!(buffered_count(b"-4 ", 0), None);
+        assert_eq!(buffered_count(b"4x ", 0), None);
+    }
 
     #[test]
     fn scan_int_reads_signed_integers_ending_at_space_or_end() {
