@@ -4,7 +4,7 @@ use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
     _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_shuffle_epi8,
-    _mm_storel_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
     _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16,
     _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_storeu_si256, _mm256_subs_epu8,
 };
@@ -83,10 +83,10 @@ const ENDS_LINE: u8 = 0x80;
 /// when every line holds three.
 const THIRD_TOKENS: u32 = 0x2492_4924;
 
-/// Values [`take_lines`] stores, whatever it keeps: a block holds at most
-/// 31 tokens, and four stores of 8 with no branch cost less than as many
-/// as needed.
-const STORED: usize = 32;
+/// Values [`take_lines`] may store, whatever it keeps: a block holds at
+/// most 31 tokens, and each group of eight bytes stores eight values after
+/// the tokens before it, so the last store may reach 31 + 8.
+const STORED: usize = 31 + 8;
 
 // The room callers leave past the values kept (at least 3) is what the stores need.
 const _: () = assert!(super::SLACK == STORED - 3);
@@ -182,28 +182,37 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
             return (0, 0);
         }
     }
-    // Pack the numbers where tokens end, eight bytes at a time. A block
-    // holds at most 31 tokens (each takes a digit and a separator, and
-    // byte 0 is an LF).
-    let mut tokens = [0u8; 64 + 8];
+    // Pack the numbers where tokens end, eight bytes at a time, straight
+    // into `out`, and their "ends a line" bits into `marks`. Nothing is
+    // read back from memory: a load spanning stores made at varying
+    // offsets just before waits for them to reach the cache. A block holds
+    // at most 31 tokens (each takes a digit and a separator, and byte 0 is
+    // an LF).
+    let out: &mut [u32; STORED] = (&mut out[..STORED]).try_into().expect("STORED values");
+    let mut marks = 0u64;
     let mut count = 0;
     for group in 0..8 {
         let mask = (ends >> (8 * group)) as u8;
+        let held = mask.count_ones() as usize;
         // SAFETY: 8 bytes are read from `numbers` at 8 x `group` <= 56, and
-        // written to `tokens` at `count` <= 56; SSSE3 comes with AVX2.
+        // 8 values written to `out` at `count` <= 31 (STORED = 31 + 8); the
+        // caller vouches for AVX2, which brings SSSE3 and SSE4.1.
         unsafe {
             let bytes = _mm_loadl_epi64(numbers.as_ptr().add(8 * group).cast::<__m128i>());
             let pattern = _mm_loadl_epi64(PACK.as_ptr().add(usize::from(mask)).cast::<__m128i>());
-            _mm_storel_epi64(
-                tokens.as_mut_ptr().add(count).cast::<__m128i>(),
-                _mm_shuffle_epi8(bytes, pattern),
-            );
+            let packed = _mm_shuffle_epi8(bytes, pattern);
+            let ended = _mm_movemask_epi8(packed) as u32 & ((1 << held) - 1);
+            marks |= u64::from(ended) << count;
+            let values = _mm256_cvtepu8_epi32(_mm_and_si128(
+                packed,
+                _mm_set1_epi8(!ENDS_LINE as i8),
+            ));
+            _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
         }
-        count += mask.count_ones() as usize;
+        count += held;
     }
     // The lines that hold three tokens each, up to the first that does not.
-    // SAFETY: `tokens` holds 72 bytes; the caller vouches for AVX2.
-    let marks = unsafe { _mm256_movemask_epi8(_mm256_loadu_si256(tokens.as_ptr().cast())) } as u32;
+    let marks = marks as u32;
     let real = (1u64 << count).wrapping_sub(1) as u32;
     let wrong = (marks ^ THIRD_TOKENS) & real;
     let good = if wrong == 0 {
@@ -222,16 +231,5 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         }
         later.trailing_zeros() as usize
     };
-    let out: &mut [u32; STORED] = (&mut out[..STORED]).try_into().expect("STORED values");
-    // SAFETY: the caller vouches for AVX2; `tokens` holds 8 bytes from 24
-    // and `out` 8 values from 24.
-    unsafe {
-        let strip = _mm_set1_epi8(!ENDS_LINE as i8);
-        for first in (0..STORED).step_by(8) {
-            let bytes = _mm_loadl_epi64(tokens.as_ptr().add(first).cast::<__m128i>());
-            let values = _mm256_cvtepu8_epi32(_mm_and_si128(bytes, strip));
-            _mm256_storeu_si256(out.as_mut_ptr().add(first).cast::<__m256i>(), values);
-        }
-    }
     (taken, end)
 }
