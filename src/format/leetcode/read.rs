@@ -226,6 +226,9 @@ impl<R: Read> Reader<R> {
         }
         self.chunks.unpin_all();
         self.square_names.clear();
+        if let Some(header) = self.buffered_header() {
+            return Ok(Some(header));
+        }
         let Some(first) = self.peek(&[])? else {
             return Ok(None);
         };
@@ -285,6 +288,78 @@ impl<R: Read> Reader<R> {
             size_at,
             names_at,
         }))
+    }
+
+    /// The usual header, buffered whole: `["TicTacToe","move",...]`, then
+    /// `[[N]` with N valid and at least one move, which fits. Short games
+    /// make headers a large share of a transcript; read this way, they
+    /// cost no token-by-token checks. Anything else is left to the general
+    /// path, which says what is wrong.
+    #[inline(always)]
+    fn buffered_header(&mut self) -> Option<CaseHeader> {
+        const NAMES: &[u8] = b"[\"TicTacToe\"";
+        const MOVE_NAME: &[u8] = b",\"move\"";
+        let bytes = self.chunks.bytes();
+        let mut at = self.chunks.pos;
+        while is_space(*bytes.get(at)?) {
+            at += 1;
+        }
+        let names_start = at;
+        if bytes.get(at..at + NAMES.len())? != NAMES {
+            return None;
+        }
+        at += NAMES.len();
+        let mut moves: u64 = 0;
+        while bytes.get(at..at + MOVE_NAME.len()) == Some(MOVE_NAME) {
+            moves += 1;
+            at += MOVE_NAME.len();
+        }
+        if *bytes.get(at)? != b']' {
+            return None;
+        }
+        at += 1;
+        while is_space(*bytes.get(at)?) {
+            at += 1;
+        }
+        if bytes.get(at..at + 2)? != b"[[" {
+            return None;
+        }
+        at += 2;
+        let size_start = at;
+        // A JSON integer of N's size: no sign, no leading zero.
+        let mut n: i64 = 0;
+        while let Some(digit) = bytes.get(at).map(|byte| byte.wrapping_sub(b'0')).filter(|&digit| digit <= 9) {
+            n = n * 10 + i64::from(digit);
+            at += 1;
+            if at - size_start > 10 {
+                return None;
+            }
+        }
+        if at == size_start || bytes[size_start] == b'0' || *bytes.get(at)? != b']' {
+            return None;
+        }
+        let size = BoardSize::new(n).ok()?;
+        if moves == 0 || moves > size.cells() {
+            return None;
+        }
+        // What the general path leaves: the case begun, its names and N
+        // pinned, its argument lists open after N's.
+        let names_at = self.chunks.offset_of(names_start);
+        let size_at = self.chunks.offset_of(size_start);
+        self.chunks.pos = at + 1;
+        self.case += 1;
+        self.chunks.pin(names_at);
+        self.chunks.pin(size_at);
+        self.case_pins = self.chunks.pins_mark();
+        self.moves = moves;
+        self.read = 0;
+        self.open = true;
+        Some(CaseHeader {
+            size,
+            moves,
+            size_at,
+            names_at,
+        })
     }
 
     /// Reads the current case's next move. Call it at most Q times. The
@@ -944,6 +1019,25 @@ mod tests {
         };
         read().map_err(|error| error.to_string())?;
         Ok(cases)
+    }
+
+    #[test]
+    fn the_usual_header_is_read_as_the_general_path_reads_it() {
+        // The first case of each input takes the buffered path; the same
+        // case spaced out (second input) takes the general one.
+        let usual = "\n[\"TicTacToe\",\"move\",\"move\"]\n[[3],[0,0,1],[1,1,2]]\n";
+        let spaced = "\n[\"TicTacToe\" ,\"move\",\"move\"]\n[[3],[0,0,1],[1,1,2]]\n";
+        let header = |input: &str| {
+            let mut reader = Reader::new(input.as_bytes(), InputName::Stdin);
+            let case = reader.next_case().expect("valid").expect("a case");
+            let first = reader.next_move().expect("valid");
+            (case.size, case.moves, case.names_at, case.size_at, first.offsets)
+        };
+        let (size, moves, names_at, size_at, offsets) = header(usual);
+        assert_eq!((size.get(), moves, names_at, size_at), (3, 2, 1, 31));
+        let (_, _, spaced_names_at, spaced_size_at, spaced_offsets) = header(spaced);
+        assert_eq!((spaced_names_at, spaced_size_at), (names_at, size_at + 1));
+        assert_eq!(spaced_offsets.map(|at| at - 1), offsets);
     }
 
     #[test]
