@@ -82,13 +82,31 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     /// The two bytes a result takes: its digit and the space after it, or
     /// the comma before it.
     #[inline(always)]
-    fn pair(number: u8) -> [u8; 2] {
+    const fn pair(number: u8) -> [u8; 2] {
         if LEETCODE {
             [b',', b'0' + number]
         } else {
             [b'0' + number, b' ']
         }
     }
+
+    /// Entry b: the text of the four results packed in byte b (values 3
+    /// never occur).
+    const QUADS: [[u8; 8]; 256] = {
+        let mut table = [[0; 8]; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            let mut slot = 0;
+            while slot < 4 {
+                let pair = Self::pair((byte >> (2 * slot)) as u8 & 3);
+                table[byte][2 * slot] = pair[0];
+                table[byte][2 * slot + 1] = pair[1];
+                slot += 1;
+            }
+            byte += 1;
+        }
+        table
+    };
 
     /// Appends a move's result to the case in progress.
     #[inline(always)]
@@ -127,9 +145,24 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
             self.buf.truncate(results);
             return;
         }
-        for pair in self.buf[results..].chunks_exact(2) {
-            let number = pair[digit] - b'0';
+        let mut text = &self.buf[results..];
+        // One result at a time up to a whole byte of `packed`, then four
+        // at a time (eight bytes of text), then the rest one at a time.
+        while !text.is_empty() {
             let slot = (self.packed_count % 4) as u32;
+            if slot == 0
+                && let Some((quad, rest)) = text.split_first_chunk::<8>()
+            {
+                // '0', '1' and '2' are 0x30 to 0x32: their low two bits are
+                // the result, at bits 0, 16, 32 and 48 once shifted.
+                let digits = (u64::from_le_bytes(*quad) >> (8 * digit)) & 0x0003_0003_0003_0003;
+                let byte = digits | digits >> 14 | digits >> 28 | digits >> 42;
+                self.packed.push(byte as u8);
+                self.packed_count += 4;
+                text = rest;
+                continue;
+            }
+            let number = text[digit] & 3;
             if slot == 0 {
                 self.packed.push(0);
             }
@@ -137,6 +170,7 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
                 *last |= number << (2 * slot);
             }
             self.packed_count += 1;
+            text = &text[2..];
         }
         self.buf.truncate(results);
     }
@@ -150,25 +184,22 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
         let text = self.buf.split_off(results);
         self.out.write_all(&self.buf)?;
         self.buf.clear();
-        let numbers = (0..self.packed_count).map(|index| {
-            let byte = self.packed[(index / 4) as usize];
-            (byte >> (2 * (index % 4))) & 3
-        });
-        let mut last = 0;
-        let mut chunk = Vec::with_capacity(BLOCK);
-        for (index, number) in numbers.enumerate() {
-            if index as u64 + 1 == self.packed_count {
-                last = number;
-                break;
-            }
-            chunk.extend_from_slice(&Self::pair(number));
+        // Every result but the last, four (a packed byte) at a time.
+        let before_last = self.packed_count - 1;
+        let mut chunk = Vec::with_capacity(BLOCK + 8);
+        for &byte in &self.packed[..(before_last / 4) as usize] {
+            chunk.extend_from_slice(&Self::QUADS[usize::from(byte)]);
             if chunk.len() >= BLOCK {
                 self.out.write_all(&chunk)?;
                 chunk.clear();
             }
         }
+        let number = |index: u64| (self.packed[(index / 4) as usize] >> (2 * (index % 4))) & 3;
+        for index in before_last / 4 * 4..before_last {
+            chunk.extend_from_slice(&Self::pair(number(index)));
+        }
         self.out.write_all(&chunk)?;
-        self.buf.extend_from_slice(&Self::pair(last));
+        self.buf.extend_from_slice(&Self::pair(number(before_last)));
         self.buf.extend_from_slice(&text);
         self.packed.clear();
         self.packed_count = 0;
@@ -321,14 +352,15 @@ mod tests {
     }
 
     /// Writes `cases` through a writer, each case's results pushed in
-    /// batches of 1000.
+    /// batches of `batch`.
     fn written<const LEETCODE: bool>(
         mut writer: ResultWriter<Vec<u8>, LEETCODE>,
         cases: &[Vec<u8>],
+        batch: usize,
     ) -> Vec<u8> {
         for case in cases {
             writer.begin_case();
-            for batch in case.chunks(1000) {
+            for batch in case.chunks(batch) {
                 writer.push_numbers(batch);
             }
             writer.end_case().expect("in memory");
@@ -348,10 +380,14 @@ mod tests {
             expected += &format!("{}\n", numbers.join(" "));
             expected_leetcode += &format!("[{}]\n", ["null".to_owned()].into_iter().chain(numbers).collect::<Vec<_>>().join(","));
         }
-        let out = written(ResultWriter::new(Vec::new()), &cases);
-        assert!(out == expected.as_bytes(), "Coding Ninjas lines differ");
-        let out = written(ResultWriter::leetcode(Vec::new()), &cases);
-        assert!(out == expected_leetcode.as_bytes(), "LeetCode lines differ");
+        // Batches of 1000 spill at a multiple of four results, which pack
+        // into whole bytes; batches of 999 also spill between.
+        for batch in [1000, 999] {
+            let out = written(ResultWriter::new(Vec::new()), &cases, batch);
+            assert!(out == expected.as_bytes(), "Coding Ninjas lines differ");
+            let out = written(ResultWriter::leetcode(Vec::new()), &cases, batch);
+            assert!(out == expected_leetcode.as_bytes(), "LeetCode lines differ");
+        }
     }
 
     #[test]
