@@ -397,8 +397,9 @@ impl<R: Read> Reader<R> {
 
     /// Reads moves of the usual shape (`,[R,C,P]`, numbers of one or two
     /// digits, no space) while they are buffered, up to [`BATCH`], into
-    /// `batch`; never the case's last move, which [`next_move`] reads with
-    /// the end of the case. Returns how many; 0 means the next move is
+    /// `batch`; the case's last move only when the bracket that ends the
+    /// case follows it at once (else [`next_move`] reads it with the end of
+    /// the case). Returns how many; 0 means the next move is
     /// [`next_move`]'s. The moves' bytes stay buffered until the next read,
     /// so [`reject_in_batch`] can still point at them.
     ///
@@ -410,9 +411,10 @@ impl<R: Read> Reader<R> {
     #[inline(always)]
     pub fn fill_batch(&mut self, batch: &mut MoveBatch) -> usize {
         let left = self.moves - self.read;
-        let want = left.saturating_sub(1).min(BATCH as u64) as usize;
+        let want = left.min(BATCH as u64) as usize;
         let bytes = self.chunks.bytes();
         let mut at = self.chunks.pos;
+        let mut before = at;
         let mut got = 0;
         for slot in &mut batch.moves.0[..want] {
             let Some((fields, _, end)) = compact_move(bytes, at) else {
@@ -420,7 +422,20 @@ impl<R: Read> Reader<R> {
             };
             *slot = fields;
             got += 1;
+            before = at;
             at = end;
+        }
+        if got as u64 == left {
+            // The case's last move, taken only with the bracket that closes
+            // the argument lists right after it: anything else there is
+            // `next_move`'s to read and report.
+            if bytes.get(at) == Some(&b']') {
+                at += 1;
+                self.open = false;
+            } else {
+                got -= 1;
+                at = before;
+            }
         }
         batch.from = self.chunks.pos;
         batch.first = self.read + 1;
