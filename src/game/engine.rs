@@ -705,6 +705,12 @@ impl Sparse {
             self.flat_in_use = true;
             self.flat_touched_complete = true;
         }
+        if self.cells.len == 0 {
+            // Counting from the start of a game: no cell to go through, and
+            // the table may be megabytes of empty slots.
+            self.count_lines = true;
+            return Ok(());
+        }
         let hasher = self.hasher.clone();
         let hash = |key| hasher.hash_one(key);
         let cells = std::mem::take(&mut self.cells.slots);
