@@ -20,7 +20,7 @@ use std::hash::BuildHasher;
 /// The largest board size the solver accepts.
 pub const MAX_N: i64 = 1_000_000_000;
 
-/// Boards up to this size keep flat arrays (at most 1 MiB of cells).
+/// Boards up to this size keep flat arrays (at most 352 KiB of cells).
 pub const DENSE_MAX_N: u32 = 1024;
 
 /// Boards up to this size, and larger than [`DENSE_MAX_N`], keep their
@@ -263,16 +263,29 @@ impl fmt::Display for Line {
 
 /// Cells and line sums of a board up to [`DENSE_MAX_N`], in flat arrays.
 ///
-/// Each cell holds the stamp of the game that marked it plus the player, so
-/// a cell from an earlier game reads as empty and a reset is one increment:
-/// no list of played cells to keep, nothing to undo.
+/// Every cell carries the stamp of the game that marked it, so a cell from
+/// an earlier game reads as empty and a reset is one increment: no list of
+/// played cells to keep, nothing to undo. Boards up to
+/// [`STAMPED_CELLS_MAX_N`] give each cell a stamp of its own; larger ones
+/// give one to each [`CellGroup`] of 24 cells. (Two bytes a cell made
+/// N = 1000 a table of 2 MB, past the CPU's second-level cache, where
+/// nearly every move missed; in groups it is 336 KB.)
 #[derive(Debug, Default)]
 struct Dense {
-    /// Side of the arrays: the largest N seen, so mixed small sizes share them.
+    /// Side of `cells`: the largest N up to [`STAMPED_CELLS_MAX_N`] seen, so
+    /// mixed small sizes share them.
     side: usize,
     /// Row-major, `side` x `side`: `stamp | player` if taken in this game,
     /// anything less if empty (stamps only grow between clearings).
     cells: Vec<u16>,
+    /// The cells of boards over [`STAMPED_CELLS_MAX_N`]: row r, column c
+    /// in group `r * group_stride + c / 24`.
+    groups: Vec<CellGroup>,
+    /// Groups a row takes: those of the largest N over
+    /// [`STAMPED_CELLS_MAX_N`] seen.
+    group_stride: usize,
+    /// Whether this game's cells are in `groups`.
+    groups_in_use: bool,
     /// The current game's stamp: a multiple of 4, never 0.
     stamp: u16,
     /// Entry [`ROW`] + i: the marks player 1 and player 2 still lack to
@@ -304,6 +317,10 @@ const RECORDED_MOVES: usize = 256;
 /// recording the moves played (see [`Dense::played`]).
 const SMALL_BOARD: usize = 32;
 
+/// Dense boards up to this size stamp each cell, two bytes (128 KiB at
+/// most); larger ones keep their cells in [`CellGroup`]s.
+const STAMPED_CELLS_MAX_N: usize = 256;
+
 /// Boards up to this side play their diagonals without branches: there a
 /// move is on one so often, and off so often, that branches are
 /// mispredicted (`docs/PERFORMANCE.md`, "Figures behind design choices").
@@ -317,11 +334,62 @@ const COLUMN: usize = DENSE_MAX_N as usize;
 /// The low bits of a cell hold the player; the rest is the game's stamp.
 const PLAYER_BITS: u16 = 0b11;
 
+/// Cells in a [`CellGroup`].
+const GROUP_CELLS: u32 = 24;
+
+/// 24 cells of a row of a dense board over [`STAMPED_CELLS_MAX_N`] in one
+/// word: bit i for player 1's mark on cell i, bit 24 + i for player 2's,
+/// and the stamp of the game that wrote them in the top 16 bits. A group
+/// stamped by an earlier game is empty.
+type CellGroup = u64;
+
+/// Where a [`CellGroup`]'s stamp starts.
+const GROUP_STAMP_SHIFT: u32 = 48;
+
+/// Marks cell (`r`, `c`) of a board kept in [`CellGroup`]s of
+/// `group_stride` to a row, for `player` (1 or 2) in the game of `stamp`.
+/// False, with nothing changed, if the cell is taken.
+#[inline(always)]
+fn mark_in_group(
+    groups: &mut [CellGroup],
+    group_stride: usize,
+    stamp: u16,
+    [r, c, player]: [u32; 3],
+) -> bool {
+    let Some(group) = groups.get_mut(r as usize * group_stride + (c / GROUP_CELLS) as usize) else {
+        return false;
+    };
+    let stamped = u64::from(stamp) << GROUP_STAMP_SHIFT;
+    // An earlier game's group reads as empty: a select, not a branch, as
+    // short games find most groups stale and long ones most current.
+    let marks = if *group >> GROUP_STAMP_SHIFT == u64::from(stamp) {
+        *group
+    } else {
+        stamped
+    };
+    let bit = 1u64 << (c % GROUP_CELLS);
+    // The stamp's bits shifted down land above bit 23, where `bit` is not.
+    if (marks | marks >> GROUP_CELLS) & bit != 0 {
+        return false;
+    }
+    *group = marks | bit << (GROUP_CELLS * (player - 1));
+    true
+}
+
 impl Dense {
     fn reset(&mut self, n: usize) {
-        if self.side < n {
+        self.groups_in_use = n > STAMPED_CELLS_MAX_N;
+        if self.groups_in_use {
+            let stride = n.div_ceil(GROUP_CELLS as usize);
+            if self.group_stride < stride {
+                self.group_stride = stride;
+                self.groups = vec![0; n * stride];
+            }
+        } else if self.side < n {
             self.side = n;
             self.cells = vec![0; n * n];
+        }
+        if self.lines.is_empty() {
             self.lines = vec![[0; 2]; 2 * DENSE_MAX_N as usize];
             self.filled_for = 0;
         }
@@ -329,6 +397,7 @@ impl Dense {
         if self.stamp == 0 {
             // Every 16,383 games the stamps run out: forget them all.
             self.cells.fill(0);
+            self.groups.fill(0);
             self.stamp = PLAYER_BITS + 1;
         }
         // n <= DENSE_MAX_N, so the cast is exact.
@@ -362,6 +431,20 @@ impl Dense {
     }
 
     fn owner(&self, r: u32, c: u32) -> Option<Player> {
+        if self.groups_in_use {
+            let group = self.groups[r as usize * self.group_stride + (c / GROUP_CELLS) as usize];
+            if group >> GROUP_STAMP_SHIFT != u64::from(self.stamp) {
+                return None;
+            }
+            let bit = 1u64 << (c % GROUP_CELLS);
+            return if group & bit != 0 {
+                Some(Player::One)
+            } else if group >> GROUP_CELLS & bit != 0 {
+                Some(Player::Two)
+            } else {
+                None
+            };
+        }
         let cell = self.cells[r as usize * self.side + c as usize];
         if cell & !PLAYER_BITS != self.stamp {
             return None;
@@ -374,11 +457,18 @@ impl Dense {
     #[inline(always)]
     fn place(&mut self, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
         let (ri, ci) = (r as usize, c as usize);
-        let cell = &mut self.cells[ri * self.side + ci];
-        if *cell & !PLAYER_BITS == self.stamp {
-            return None;
+        if self.groups_in_use {
+            let played = [r, c, u32::from(mover.number())];
+            if !mark_in_group(&mut self.groups, self.group_stride, self.stamp, played) {
+                return None;
+            }
+        } else {
+            let cell = &mut self.cells[ri * self.side + ci];
+            if *cell & !PLAYER_BITS == self.stamp {
+                return None;
+            }
+            *cell = self.stamp | u16::from(mover.number());
         }
-        *cell = self.stamp | u16::from(mover.number());
         self.record(&[[r, c, 0]]);
         let index = usize::from(mover.number() - 1);
         self.lines[ROW + ri][index] -= 1;
@@ -1166,10 +1256,11 @@ impl TicTacToe {
         while played < moves.len() {
             if fast && !self.closed {
                 let (rest, outcomes) = (&moves[played..], &mut outcomes[played..]);
-                let (count, won) = if leetcode {
-                    self.play_dense_counter::<true>(rest, outcomes)
-                } else {
-                    self.play_dense_counter::<false>(rest, outcomes)
+                let (count, won) = match (leetcode, self.dense.groups_in_use) {
+                    (true, true) => self.play_dense_counter::<true, true>(rest, outcomes),
+                    (true, false) => self.play_dense_counter::<true, false>(rest, outcomes),
+                    (false, true) => self.play_dense_counter::<false, true>(rest, outcomes),
+                    (false, false) => self.play_dense_counter::<false, false>(rest, outcomes),
                 };
                 played += count;
                 if won && self.winner.is_none() {
@@ -1216,7 +1307,7 @@ impl TicTacToe {
     /// A function of its own, not inlined into the solving loop: there its
     /// values do not fit the registers and spill. The call is once a batch.
     #[inline(never)]
-    fn play_dense_counter<const LEETCODE: bool>(
+    fn play_dense_counter<const LEETCODE: bool, const GROUPS: bool>(
         &mut self,
         moves: &[[u32; 3]],
         outcomes: &mut [u8],
@@ -1225,6 +1316,8 @@ impl TicTacToe {
         let side = self.dense.side;
         let stamp = self.dense.stamp;
         let cells = &mut self.dense.cells[..];
+        let groups = &mut self.dense.groups[..];
+        let group_stride = self.dense.group_stride;
         let lines: &mut [[u32; 2]; 2 * DENSE_MAX_N as usize] = (&mut self.dense.lines[..])
             .try_into()
             .expect("reset makes the counts");
@@ -1247,18 +1340,25 @@ impl TicTacToe {
             if r >= n || c >= n || mover > 1 {
                 break;
             }
-            // r and c are below n, which is at most `side` (`reset` grows
-            // the arrays to it), and `cells` holds `side` x `side`: the
-            // cell is always there, and its check is never taken.
-            let Some(cell) = cells.get_mut(r as usize * side + c as usize) else {
-                break;
-            };
-            // Stamps only grow between clearings, so a cell at least the
-            // game's stamp is this game's: taken.
-            if *cell >= stamp {
-                break;
+            if GROUPS {
+                if !mark_in_group(groups, group_stride, stamp, [r, c, player]) {
+                    break;
+                }
+            } else {
+                // r and c are below n, which is at most `side` (`reset`
+                // grows the arrays to it), and `cells` holds `side` x
+                // `side`: the cell is always there, and its check is never
+                // taken.
+                let Some(cell) = cells.get_mut(r as usize * side + c as usize) else {
+                    break;
+                };
+                // Stamps only grow between clearings, so a cell at least the
+                // game's stamp is this game's: taken.
+                if *cell >= stamp {
+                    break;
+                }
+                *cell = stamp | player as u16;
             }
-            *cell = stamp | player as u16;
             rest.next();
             let row_lacks = &mut lines[ROW + r as usize][mover];
             *row_lacks -= 1;
@@ -1489,8 +1589,35 @@ mod tests {
     }
 
     #[test]
+    fn grouped_dense_stamps_survive_running_out() {
+        let n = STAMPED_CELLS_MAX_N as i64 + 44;
+        let size = BoardSize::new(n).expect("valid size");
+        let mut game = TicTacToe::new(n).expect("valid size");
+        assert!(game.dense.groups_in_use);
+        game.play(1, 1, 1).expect("legal");
+        game.dense.stamp = u16::MAX - PLAYER_BITS;
+        // A mark that would match the stamp after it wraps.
+        game.dense.groups[0] = u64::from(PLAYER_BITS + 1) << GROUP_STAMP_SHIFT | 1;
+        game.reset(size);
+        assert_eq!(game.cell(0, 0), None);
+        assert_eq!(game.cell(1, 1), None);
+        for _ in 0..20_000 {
+            game.play(0, 0, 2)
+                .expect("the cell is empty in every new game");
+            assert_eq!(game.cell(0, 0), Some(Player::Two));
+            game.reset(size);
+        }
+    }
+
+    #[test]
     fn reset_clears_every_trace_of_the_previous_game() {
-        let sizes = [3, i64::from(DENSE_MAX_N) + 5, i64::from(PACKED_MAX_N) + 5];
+        let sizes = [
+            3,
+            STAMPED_CELLS_MAX_N as i64 + 1,
+            i64::from(DENSE_MAX_N),
+            i64::from(DENSE_MAX_N) + 5,
+            i64::from(PACKED_MAX_N) + 5,
+        ];
         for size in sizes {
             let mut game = TicTacToe::new(size).expect("valid size");
             game.play(0, 0, 1).expect("legal");
@@ -1565,7 +1692,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 1024]),
+                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 300, 1000, 1024]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
@@ -1663,6 +1790,47 @@ mod tests {
                     for line in [u64::from(r), u64::from(n) + u64::from(c)] {
                         proptest::prop_assert_eq!(sparse.sum(n, line), sums.get(&line).copied().unwrap_or(0));
                     }
+                }
+            }
+        }
+
+        // The dense store against the sparse one, which keeps exactly what
+        // was played: cells played twice, several games in a row on one
+        // store, its sizes on both sides of STAMPED_CELLS_MAX_N, and the
+        // stamps near running out.
+        #[test]
+        fn the_dense_store_keeps_what_the_sparse_one_keeps(
+            games in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![3u32, 64, 256, 257, 300, 1000, 1024]),
+                    proptest::collection::vec((0u32..1024, 0u32..1024, proptest::bool::ANY), 0..400),
+                ),
+                1..5,
+            ),
+            first_stamp in proptest::sample::select(vec![0u16, u16::MAX - 4 * 3 - PLAYER_BITS]),
+        ) {
+            let mut dense = Dense { stamp: first_stamp, ..Dense::default() };
+            for (n, moves) in games {
+                dense.reset(n as usize);
+                let mut sparse = Sparse::default();
+                sparse.reset(n, true);
+                for &(r, c, second) in &moves {
+                    // Near the first cells too, so that cells repeat.
+                    let (r, c) = (r % n, c % (n.min(40)));
+                    let mover = if second { Player::Two } else { Player::One };
+                    proptest::prop_assert_eq!(
+                        dense.place(r, c, mover),
+                        sparse.place(n, r, c, mover).expect("room")
+                    );
+                }
+                for &(r, c, _) in &moves {
+                    let (r, c) = (r % n, c % (n.min(40)));
+                    for c in [c, c ^ 1, c + 24, c + 25] {
+                        if c < n {
+                            proptest::prop_assert_eq!(dense.owner(r, c), sparse.owner(n, r, c));
+                        }
+                    }
+                    proptest::prop_assert_eq!(dense.sum(r as usize, ROW), sparse.sum(n, u64::from(r)));
                 }
             }
         }
