@@ -4,8 +4,9 @@
 //!
 //! Why: nearly every move of a real test file is written this way, and a
 //! 64-byte block's digits, spaces and LFs, found at once, leave each line
-//! only its two spaces to find; a CPU with AVX2 reads all of a block's
-//! lines in one vector pass ([`simd::take_usual_lines`]).
+//! of short numbers only its two spaces to find; a CPU with AVX2 reads all
+//! of a block's lines, numbers of up to four digits (boards up to 10^4),
+//! in one vector pass ([`simd::take_usual_lines`]).
 
 use crate::format::bytes::{BLOCK_WINDOW, window_at};
 use crate::simd::{self, ByteMasks, Cpu};
@@ -31,7 +32,8 @@ impl Default for Moves {
 /// `CANONICAL` is the validator's rule: only blocks of usual lines, and no
 /// number with a leading zero. Otherwise lines that are not usual but still
 /// `R C P` with one or two digits (a CR before the LF, a leading zero) are
-/// read one by one ([`parse_move_line`]).
+/// read one by one ([`parse_move_line`]). Numbers of three or four digits
+/// are read here only by the vector pass.
 #[inline(always)]
 pub fn read_usual_lines<C: Cpu, const CANONICAL: bool>(
     cpu: C,
@@ -57,6 +59,8 @@ pub fn read_usual_lines<C: Cpu, const CANONICAL: bool>(
         if CANONICAL && !usual {
             break;
         }
+        // The lines one by one below read tokens of two digits at most.
+        let short = usual && masks.short_tokens();
         if usual {
             let out = &mut moves.0.as_flattened_mut()[3 * got..];
             if let Some((taken, end)) =
@@ -83,7 +87,7 @@ pub fn read_usual_lines<C: Cpu, const CANONICAL: bool>(
             let mut word = [0; 8];
             word.copy_from_slice(&window[line_start..line_start + 8]);
             let word = u64::from_le_bytes(word);
-            let read = if usual {
+            let read = if short {
                 let Some(line) = masks.line_at(word, (line_start - 1) as u32, line_end as u32)
                 else {
                     break 'blocks;
@@ -97,6 +101,10 @@ pub fn read_usual_lines<C: Cpu, const CANONICAL: bool>(
                     break 'blocks;
                 }
                 Some(line.values)
+            } else if CANONICAL {
+                // Tokens of three or four digits, which the vector pass
+                // alone reads here: the general path reads them.
+                break 'blocks;
             } else {
                 parse_move_line(word, line_end + 1 - line_start)
             };
@@ -151,11 +159,14 @@ impl LineMasks {
 
     /// Whether the bytes from 0 to the block's last LF are all lines of the
     /// usual shape but for the count of tokens on each: nothing but digits,
-    /// single spaces and LFs, no token of more than two digits, and one
+    /// single spaces and LFs, no token of more than four digits, and one
     /// digit before each LF. Byte 0 must be an LF.
     ///
-    /// Why: checked for a whole block at once, these leave each line only
-    /// its two spaces to find ([`LineMasks::move_at`]).
+    /// Why: checked for a whole block at once, these leave the vector pass
+    /// ([`simd::take_usual_lines`]) nothing to check but the count of
+    /// tokens on each line, and with [`short_tokens`](Self::short_tokens)
+    /// leave each line read alone only its two spaces to find
+    /// ([`LineMasks::move_at`]).
     #[inline(always)]
     pub fn all_usual(&self) -> bool {
         let LineMasks {
@@ -171,13 +182,27 @@ impl LineMasks {
             && (digits | separators) & lines == lines
             // No two separators in a row: no empty line, no double space.
             && separators & (separators >> 1) & (lines >> 1) == 0
-            && digits & (digits >> 1) & (digits >> 2) & (lines >> 2) == 0
+            // No five digits in a row.
+            && digits & (digits >> 1) & (digits >> 2) & (digits >> 3) & (digits >> 4) & (lines >> 4)
+                == 0
             // The player: a single digit before each LF.
             && ((newlines & !1) >> 2) & digits == 0
     }
 
+    /// Whether no token up to the block's last LF has more than two
+    /// digits: the lines of an [`all_usual`](Self::all_usual) block then
+    /// fit a word each ([`LineMasks::line_at`]).
+    #[inline(always)]
+    pub fn short_tokens(&self) -> bool {
+        let last = 63 - self.newlines.leading_zeros();
+        let lines = u64::MAX >> (63 - last);
+        let digits = self.digits;
+        digits & (digits >> 1) & (digits >> 2) & (lines >> 2) == 0
+    }
+
     /// The move on the line from LF `start` to LF `end` (bit indexes) of a
-    /// block that is [`all_usual`](LineMasks::all_usual), or `None` if the
+    /// block that is [`all_usual`](LineMasks::all_usual) with
+    /// [`short_tokens`](LineMasks::short_tokens), or `None` if the
     /// line does not hold exactly three tokens. `word` is the 8 bytes after
     /// `start`, little-endian.
     #[cfg(test)]
@@ -195,7 +220,7 @@ impl LineMasks {
         let second = (spaces & spaces.wrapping_sub(1)).trailing_zeros();
         // The player's space is two bytes before the LF; no space between
         // the first and it means exactly three tokens. Three tokens of at
-        // most two digits (`all_usual`) make a line that fits the word.
+        // most two digits (`short_tokens`) make a line that fits the word.
         if start + 1 + second + 2 != end {
             return None;
         }
@@ -355,7 +380,7 @@ mod tests {
                     let window: [u8; BLOCK_WINDOW] =
                         padded[start..start + BLOCK_WINDOW].try_into().expect("a window");
                     let masks = LineMasks::of(Baseline, &window);
-                    if masks.all_usual() {
+                    if masks.all_usual() && masks.short_tokens() {
                         proptest::prop_assert_eq!(
                             masks.move_at(word, 0, (end - start) as u32),
                             expected,
@@ -379,15 +404,29 @@ mod tests {
         }
     }
 
-    /// What [`read_usual_lines`] must find, the plain way: the lines ended by an
-    /// LF inside the block, while each holds three tokens.
-    fn expected(text: &[u8], most: usize) -> (Vec<u32>, usize) {
-        let mut values = Vec::new();
-        let mut end = 0;
+    /// A line of three tokens, as the plain way reads it.
+    struct PlainLine {
+        values: Vec<u32>,
+        /// The LF that ends it.
+        end: usize,
+        /// Whether a token has more than two digits.
+        long: bool,
+        /// Whether a token has a leading zero.
+        zero_led: bool,
+    }
+
+    /// The lines [`read_usual_lines`] may find, the plain way: those ended
+    /// by an LF inside the block, while each holds three tokens.
+    fn lines_of(text: &[u8]) -> Vec<PlainLine> {
+        let mut lines = Vec::new();
         let mut start = 1;
         while let Some(length) = text[start..BLOCK].iter().position(|&b| b == b'\n') {
-            let tokens: Vec<u32> = text[start..start + length]
-                .split(|&b| b == b' ')
+            let tokens: Vec<&[u8]> = text[start..start + length].split(|&b| b == b' ').collect();
+            if tokens.len() != 3 {
+                break;
+            }
+            let values = tokens
+                .iter()
                 .map(|token| {
                     std::str::from_utf8(token)
                         .expect("digits")
@@ -395,22 +434,31 @@ mod tests {
                         .expect("a number")
                 })
                 .collect();
-            if tokens.len() != 3 || values.len() == 3 * most {
-                break;
-            }
-            values.extend(tokens);
-            end = start + length;
+            let long = tokens.iter().any(|token| token.len() > 2);
+            let zero_led = tokens.iter().any(|token| token.len() > 1 && token[0] == b'0');
+            let end = start + length;
+            lines.push(PlainLine {
+                values,
+                end,
+                long,
+                zero_led,
+            });
             start = end + 1;
         }
-        (values, end)
+        lines
     }
 
-    /// Lines of one- and two-digit tokens, three on most, then any bytes.
+    /// Lines of tokens of one to four digits (and now and then five),
+    /// three on most, then any bytes.
     fn blocks() -> impl Strategy<Value = Vec<u8>> {
         let token = prop_oneof![
             (0u32..10).prop_map(|v| v.to_string()),
-            (0u32..100).prop_map(|v| format!("{v:02}"))
+            (0u32..100).prop_map(|v| format!("{v:02}")),
+            (0u32..1000).prop_map(|v| format!("{v:03}")),
+            (0u32..10_000).prop_map(|v| format!("{v:04}")),
+            (0u32..10_000).prop_map(|v| v.to_string()),
         ];
+        let token = prop_oneof![40 => token, 1 => (0u32..100_000).prop_map(|v| format!("{v:05}"))];
         let player = (0u32..10).prop_map(|v| v.to_string());
         let line = (
             prop_oneof![6 => Just(2usize), 1 => 0usize..5],
@@ -437,19 +485,59 @@ mod tests {
             })
     }
 
-    /// [`read_usual_lines`] on one block, in every build this machine runs.
-    fn read_block(text: &[u8], most: usize) -> Vec<(Vec<u32>, usize)> {
-        struct Read<'a>(&'a [u8], usize);
-        impl Kernel for Read<'_> {
-            type Output = (Vec<u32>, usize);
+    /// [`read_usual_lines`] on one block, in every build this machine
+    /// runs: whether the build has the vector pass, the values read and the
+    /// LF that ends the last line read.
+    fn read_block<const CANONICAL: bool>(text: &[u8], most: usize) -> Vec<(bool, Vec<u32>, usize)> {
+        struct Read<'a, const CANONICAL: bool>(&'a [u8], usize);
+        impl<const CANONICAL: bool> Kernel for Read<'_, CANONICAL> {
+            type Output = (bool, Vec<u32>, usize);
             #[inline(always)]
-            fn run<C: Cpu>(self, cpu: C) -> (Vec<u32>, usize) {
+            fn run<C: Cpu>(self, cpu: C) -> (bool, Vec<u32>, usize) {
                 let mut moves = Moves::default();
-                let (got, end) = read_usual_lines::<C, false>(cpu, self.0, 0, &mut moves, self.1);
-                (moves.0.as_flattened()[..3 * got].to_vec(), end)
+                let (got, end) =
+                    read_usual_lines::<C, CANONICAL>(cpu, self.0, 0, &mut moves, self.1);
+                (C::NEWER, moves.0.as_flattened()[..3 * got].to_vec(), end)
             }
         }
-        vec![Read(text, most).run(Baseline), dispatch(Read(text, most))]
+        vec![
+            Read::<CANONICAL>(text, most).run(Baseline),
+            dispatch(Read::<CANONICAL>(text, most)),
+        ]
+    }
+
+    /// How many of `lines` (at most `most`) a build reads: the vector pass
+    /// reads every line, and the lines one by one stop at a token of more
+    /// than two digits; the validator's rule takes no block with a leading
+    /// zero in the vector pass, and no line with one.
+    fn lines_read(
+        text: &[u8],
+        lines: &[PlainLine],
+        most: usize,
+        newer: bool,
+        canonical: bool,
+    ) -> usize {
+        // Every token of the block up to its last LF, on lines of three
+        // tokens or not.
+        let last_newline = text[..BLOCK].iter().rposition(|&b| b == b'\n').unwrap_or(0);
+        let tokens: Vec<&[u8]> = text[1..last_newline.max(1)]
+            .split(|&b| b == b' ' || b == b'\n')
+            .collect();
+        let zero_led_block = tokens.iter().any(|token| token.len() > 1 && token[0] == b'0');
+        let long_block = tokens.iter().any(|token| token.len() > 2);
+        let upto = |stop: &dyn Fn(&PlainLine) -> bool| {
+            lines.iter().take(most).take_while(|line| !stop(line)).count()
+        };
+        match (newer, canonical) {
+            (true, false) => upto(&|_| false),
+            (false, false) => upto(&|line| line.long),
+            (true, true) if !zero_led_block => upto(&|_| false),
+            // The vector pass found a leading zero, or there is no vector
+            // pass: lines one by one, which the validator's rule allows
+            // only with short tokens.
+            (_, true) if long_block => 0,
+            (_, true) => upto(&|line| line.zero_led),
+        }
     }
 
     proptest! {
@@ -457,11 +545,17 @@ mod tests {
         fn blocks_are_read_as_their_lines_read_one_by_one(text in blocks(), most in 1usize..12) {
             let window: &[u8; BLOCK_WINDOW] = text[..].try_into().expect("a window");
             prop_assume!(LineMasks::of(Baseline, window).all_usual());
-            let (values, expected_end) = expected(&text, most);
-            for (read, end) in read_block(&text, most) {
-                prop_assert_eq!(&read, &values);
-                if !values.is_empty() {
-                    prop_assert_eq!(end, expected_end);
+            let lines = lines_of(&text);
+            let reads = read_block::<false>(&text, most)
+                .into_iter()
+                .map(|read| (read, false))
+                .chain(read_block::<true>(&text, most).into_iter().map(|read| (read, true)));
+            for ((newer, read, end), canonical) in reads {
+                let count = lines_read(&text, &lines, most, newer, canonical);
+                let values: Vec<u32> = lines[..count].iter().flat_map(|line| line.values.clone()).collect();
+                prop_assert_eq!(&read, &values, "vector pass {}, canonical {}", newer, canonical);
+                if count > 0 {
+                    prop_assert_eq!(end, lines[count - 1].end);
                 }
             }
         }

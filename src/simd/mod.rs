@@ -175,7 +175,7 @@ pub fn byte_masks_plain(block: &[u8; BLOCK]) -> ByteMasks {
 /// hold exactly three tokens each, at most `most` of them, into `out` as
 /// row, column and player; the block (byte 0 an LF) must have been found
 /// usual by the caller: nothing but digits, single spaces and LFs, no token
-/// of more than two digits, one digit before each LF. Returns how many
+/// of more than four digits, one digit before each LF. Returns how many
 /// lines it read and the offset of the LF that ends the last one; zero
 /// lines when the first line does not hold three tokens and, if
 /// `CANONICAL`, when any number of the block's lines has a leading zero.

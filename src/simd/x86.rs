@@ -3,10 +3,12 @@
 use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
-    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_shuffle_epi8,
-    _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-    _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_storeu_si256, _mm256_subs_epu8,
+    _mm_loadu_si128, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    _mm_set1_epi16, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm256_add_epi8, _mm256_alignr_epi8,
+    _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu16_epi32,
+    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_storeu_si256, _mm256_subs_epu8,
 };
 
 /// The masks of the first [`BLOCK`] bytes, 16 at a time: SSE2.
@@ -76,7 +78,8 @@ pub(super) unsafe fn masks_avx2(bytes: &[u8; BLOCK]) -> ByteMasks {
 }
 
 /// Marks a token that ends its line (the player) while tokens are packed.
-/// Numbers are below 100, so the high bit is free.
+/// The bytes it marks hold a number's last two digits, below 100, so the
+/// high bit is free.
 const ENDS_LINE: u8 = 0x80;
 
 /// Bit k set for every k = 2 mod 3: the packed tokens that end their line
@@ -112,7 +115,8 @@ static PACK: [u64; 256] = {
 };
 
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
-/// [`LineMasks::all_usual`]) that hold exactly three tokens each, at most
+/// [`LineMasks::all_usual`]: tokens of one to four digits) that hold
+/// exactly three tokens each, at most
 /// `most` of them, into `out` as row, column and player. Returns how many
 /// it read and the offset of the LF that ends the last one. Zero lines when
 /// the first line does not hold three tokens, and, if `CANONICAL` (the
@@ -143,13 +147,19 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     // A token ends at byte i when byte i + 1 is a space or an LF; the
     // bytes read start at byte 1 (byte 0 is an LF), so bit i - 1 marks it.
     let ends = (digits & (((spaces | newlines) & lines) >> 1)) >> 1;
-    let mut numbers = [0u8; 64];
+    // For the token ending at byte i + 1, byte i of `low` holds the value
+    // of its last two digits (and ENDS_LINE if an LF follows), byte i of
+    // `high` that of the two before them, or 0 if it has no more than two.
+    let mut low = [0u8; 64];
+    let mut high = [0u8; 64];
     // Bit i - 1 for a b'0' at byte i, as `ends`.
     let mut zeros = 0u64;
     // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
     // the caller vouches for AVX2.
     unsafe {
         let zero = _mm256_set1_epi8(b'0' as i8);
+        // `pairs_within` of the half before: none before byte 1.
+        let mut earlier = _mm256_setzero_si256();
         for half in 0..2 {
             let at = window.as_ptr().add(32 * half);
             let before = _mm256_loadu_si256(at.cast::<__m256i>());
@@ -163,15 +173,26 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
             // Times ten in 16-bit lanes: every byte that matters is at most
             // 9, so no product carries into its neighbour.
             let tens = _mm256_mullo_epi16(_mm256_subs_epu8(before, zero), _mm256_set1_epi16(10));
-            let number = _mm256_add_epi8(_mm256_subs_epu8(here, zero), tens);
+            let pairs = _mm256_add_epi8(_mm256_subs_epu8(here, zero), tens);
+            // A usual block holds digits, spaces and LFs alone: a digit is
+            // any byte above b'/'.
+            let is_digit = |bytes| _mm256_cmpgt_epi8(bytes, _mm256_set1_epi8(b'/' as i8));
+            // The pairs that are a token's digits and not its last two.
+            let pairs_within = _mm256_and_si256(pairs, _mm256_and_si256(is_digit(here), is_digit(after)));
+            // The same two bytes later, across the halves' 16-byte lanes:
+            // byte i of the result is byte i - 2 of `pairs_within`.
+            let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
+            let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
+            earlier = pairs_within;
             let ends_line = _mm256_and_si256(
                 _mm256_cmpeq_epi8(after, _mm256_set1_epi8(b'\n' as i8)),
                 _mm256_set1_epi8(ENDS_LINE as i8),
             );
             _mm256_storeu_si256(
-                numbers.as_mut_ptr().add(32 * half).cast::<__m256i>(),
-                _mm256_or_si256(number, ends_line),
+                low.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                _mm256_or_si256(pairs, ends_line),
             );
+            _mm256_storeu_si256(high.as_mut_ptr().add(32 * half).cast::<__m256i>(), two_before);
         }
     }
     if CANONICAL {
@@ -183,7 +204,8 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         }
     }
     // Pack the numbers where tokens end, eight bytes at a time, straight
-    // into `out`, and their "ends a line" bits into `marks`. Nothing is
+    // into `out`, and their "ends a line" bits into `marks`; each is its
+    // low pair plus 100 times its high one. Nothing is
     // read back from memory: a load spanning stores made at varying
     // offsets just before waits for them to reach the cache. A block holds
     // at most 31 tokens (each takes a digit and a separator, and byte 0 is
@@ -194,19 +216,22 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     for group in 0..8 {
         let mask = (ends >> (8 * group)) as u8;
         let held = mask.count_ones() as usize;
-        // SAFETY: 8 bytes are read from `numbers` at 8 x `group` <= 56, and
-        // 8 values written to `out` at `count` <= 31 (STORED = 31 + 8); the
-        // caller vouches for AVX2, which brings SSSE3 and SSE4.1.
+        // SAFETY: 8 bytes are read from `low` and `high` at 8 x `group` <=
+        // 56, and 8 values written to `out` at `count` <= 31 (STORED = 31 +
+        // 8); the caller vouches for AVX2, which brings SSSE3 and SSE4.1.
         unsafe {
-            let bytes = _mm_loadl_epi64(numbers.as_ptr().add(8 * group).cast::<__m128i>());
             let pattern = _mm_loadl_epi64(PACK.as_ptr().add(usize::from(mask)).cast::<__m128i>());
-            let packed = _mm_shuffle_epi8(bytes, pattern);
-            let ended = _mm_movemask_epi8(packed) as u32 & ((1 << held) - 1);
+            let pack = |bytes: &[u8; 64]| {
+                let bytes = _mm_loadl_epi64(bytes.as_ptr().add(8 * group).cast::<__m128i>());
+                _mm_shuffle_epi8(bytes, pattern)
+            };
+            let (low, high) = (pack(&low), pack(&high));
+            let ended = _mm_movemask_epi8(low) as u32 & ((1 << held) - 1);
             marks |= u64::from(ended) << count;
-            let values = _mm256_cvtepu8_epi32(_mm_and_si128(
-                packed,
-                _mm_set1_epi8(!ENDS_LINE as i8),
-            ));
+            let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
+            // Byte pairs (low, high) times (1, 100), summed: at most 9999.
+            let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
+            let values = _mm256_cvtepu16_epi32(values);
             _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
         }
         count += held;

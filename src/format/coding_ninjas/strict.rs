@@ -264,7 +264,7 @@ impl<R: Read> StrictReader<R> {
     /// how many it read and the line the first is on.
     ///
     /// Why: a valid file is all canonical lines, and checked a block at a
-    /// time ([`read_usual_lines`], numbers of one or two digits) or a line
+    /// time ([`read_usual_lines`], numbers of one to four digits) or a line
     /// at a time they cost a fraction of reading each token and separator
     /// and judging each move on its own.
     #[inline(always)]
