@@ -380,8 +380,10 @@ impl Dense {
     fn reset(&mut self, n: usize) {
         self.groups_in_use = n > STAMPED_CELLS_MAX_N;
         if self.groups_in_use {
-            let stride = n.div_ceil(GROUP_CELLS as usize);
-            if self.group_stride < stride {
+            // Rows of the largest N seen; more rows for a larger N even when
+            // they take no more groups (N = 1000 and 1007 both take 42).
+            let stride = self.group_stride.max(n.div_ceil(GROUP_CELLS as usize));
+            if self.groups.len() < n * stride {
                 self.group_stride = stride;
                 self.groups = vec![0; n * stride];
             }
@@ -1692,7 +1694,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 300, 1000, 1024]),
+                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
@@ -1802,7 +1804,7 @@ mod tests {
         fn the_dense_store_keeps_what_the_sparse_one_keeps(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 64, 256, 257, 300, 1000, 1024]),
+                    proptest::sample::select(vec![3u32, 64, 256, 257, 264, 300, 310, 1000, 1007, 1024]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, proptest::bool::ANY), 0..400),
                 ),
                 1..5,

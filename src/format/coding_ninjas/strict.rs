@@ -279,8 +279,17 @@ impl<R: Read> StrictReader<R> {
         let Some(start) = self.chunks.pos.checked_sub(1) else {
             return (0, first_line);
         };
-        let (got, last_newline) =
-            read_usual_lines::<C, true>(cpu, self.chunks.bytes(), start, moves, want);
+        let bytes = self.chunks.bytes();
+        let (mut got, mut last_newline) = read_usual_lines::<C, true>(cpu, bytes, start, moves, want);
+        // The block check sees no further than the block's last LF: the
+        // line after the last one read must start with a token, buffered,
+        // as `canonical_line` asks. Else the last line is left to `field`,
+        // which reports a space or a blank line after it where it reports
+        // one after any move.
+        if got > 0 && bytes.get(last_newline + 1).is_none_or(|&next| is_space(next)) {
+            got -= 1;
+            last_newline = memchr::memrchr(b'\n', &bytes[start..last_newline]).map_or(start, |at| start + at);
+        }
         let (got, end) = if got > 0 {
             (got, last_newline + 1)
         } else {
