@@ -1254,17 +1254,26 @@ impl TicTacToe {
         let moves = &moves[..moves.len().min(outcomes.len())];
         // The fast loop writes only wins.
         outcomes[..moves.len()].fill(0);
-        let fast = self.store == Store::Dense && self.rules.engine == EngineKind::Counter;
+        let counter = self.rules.engine == EngineKind::Counter;
         let leetcode = self.rules.after_win == AfterWin::Leetcode;
         let mut played = 0;
         while played < moves.len() {
+            let fast = match self.store {
+                Store::Dense => counter,
+                // Not a game that keeps its sums in the lines' table: the
+                // moves there are few, and each costs three probes anyway.
+                Store::Sparse => counter && (!self.sparse.count_lines || self.sparse.flat_in_use),
+                Store::Packed => false,
+            };
             if fast && !self.closed {
                 let (rest, outcomes) = (&moves[played..], &mut outcomes[played..]);
-                let (count, won) = match (leetcode, self.dense.groups_in_use) {
-                    (true, true) => self.play_dense_counter::<true, true>(rest, outcomes),
-                    (true, false) => self.play_dense_counter::<true, false>(rest, outcomes),
-                    (false, true) => self.play_dense_counter::<false, true>(rest, outcomes),
-                    (false, false) => self.play_dense_counter::<false, false>(rest, outcomes),
+                let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
+                    (Store::Sparse, true, _) => self.play_sparse_counter::<true>(rest, outcomes),
+                    (Store::Sparse, false, _) => self.play_sparse_counter::<false>(rest, outcomes),
+                    (_, true, true) => self.play_dense_counter::<true, true>(rest, outcomes),
+                    (_, true, false) => self.play_dense_counter::<true, false>(rest, outcomes),
+                    (_, false, true) => self.play_dense_counter::<false, true>(rest, outcomes),
+                    (_, false, false) => self.play_dense_counter::<false, false>(rest, outcomes),
                 };
                 played += count;
                 if won && self.winner.is_none() {
@@ -1412,6 +1421,104 @@ impl TicTacToe {
         (played, won)
     }
 
+    /// The counter engine on a sparse board, as
+    /// [`play_dense_counter`](Self::play_dense_counter) is on a dense one:
+    /// the same contract. Its game keeps no line sums, or keeps them in the
+    /// flat array (`Sparse::flat`).
+    ///
+    /// Why a loop of its own: through [`play`](Self::play), a move of a
+    /// long game on a board of 10^4 paid for the checks of every store and
+    /// rule, and a hash of its cell twice.
+    #[inline(never)]
+    fn play_sparse_counter<const LEETCODE: bool>(
+        &mut self,
+        moves: &[[u32; 3]],
+        outcomes: &mut [u8],
+    ) -> (usize, bool) {
+        let n = self.n;
+        let sparse = &mut self.sparse;
+        let counting = sparse.count_lines;
+        debug_assert!(!counting || sparse.flat_in_use);
+        // A game that keeps no sums starts them at the move that could fill
+        // a line (see `Sparse::place`); that move is left to `play`.
+        let moves = if counting {
+            moves
+        } else {
+            let before_counting = (n as usize).saturating_sub(sparse.cells.len + 1);
+            &moves[..moves.len().min(before_counting)]
+        };
+        let hasher = sparse.hasher.clone();
+        let hash = |key: u64| hasher.hash_one(key);
+        // The hashes of the cells ahead, so that each is computed once: for
+        // its prefetch, and again when the move is played.
+        let mut ahead = [0u64; PREFETCH_AHEAD];
+        let cell_hash = |&[r, c, _]: &[u32; 3]| hash(sparse_key(n, r, c).wrapping_add(1));
+        for (slot, cell) in ahead.iter_mut().zip(moves) {
+            *slot = cell_hash(cell);
+            crate::simd::prefetch(&sparse.cells.slots, sparse.cells.place(*slot));
+        }
+        let full = |sum: i32| sum.unsigned_abs() == n;
+        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
+        // As in `play_dense_counter`: this holds until the next call.
+        let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
+        let mut won = false;
+        let mut played = 0;
+        for (index, &[r, c, player]) in moves.iter().enumerate() {
+            let mover = player.wrapping_sub(1);
+            if r >= n || c >= n || mover > 1 {
+                break;
+            }
+            // Asked for first, as `place` does: a lack of memory is `play`'s
+            // to report.
+            if sparse.cells.make_room(1, CELL_VALUE_BITS, hash).is_err() {
+                break;
+            }
+            let key = sparse_key(n, r, c) + 1;
+            // A hash, unlike a place, holds across the table's growth.
+            let cell = ahead[index % PREFETCH_AHEAD];
+            if let Some(later) = moves.get(index + PREFETCH_AHEAD) {
+                ahead[index % PREFETCH_AHEAD] = cell_hash(later);
+                let place = sparse.cells.place(ahead[index % PREFETCH_AHEAD]);
+                crate::simd::prefetch(&sparse.cells.slots, place);
+            }
+            let Err(empty) = sparse.cells.find(cell, key, CELL_VALUE_BITS) else {
+                break;
+            };
+            sparse
+                .cells
+                .fill(empty, key << CELL_VALUE_BITS | u64::from(mover));
+            played += 1;
+            let sign = 1 - 2 * mover as i32;
+            if counting {
+                let row = sparse.add(u64::from(r), sign);
+                let col = sparse.add(u64::from(n) + u64::from(c), sign);
+                won = full(row) | full(col) | diagonals_full;
+            }
+            // Moves on a diagonal of a large board are rare: branches.
+            if r == c {
+                diagonal += sign;
+                won |= full(diagonal);
+            }
+            if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
+                anti_diagonal += sign;
+                won |= full(anti_diagonal);
+            }
+            if won {
+                break;
+            }
+        }
+        if won {
+            // The others are 0 already (`play_batch`).
+            if let Some(outcome) = outcomes.get_mut(played - 1) {
+                *outcome = moves[played - 1][2] as u8;
+            }
+        }
+        self.diagonal = diagonal;
+        self.anti_diagonal = anti_diagonal;
+        self.moves += played as u64;
+        (played, won)
+    }
+
     /// The owner of every cell of `line`, if one player holds them all,
     /// found by looking at the cells one by one.
     fn scan_owner(&self, line: Line) -> Option<Player> {
@@ -1436,6 +1543,7 @@ impl TicTacToe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use itertools::Itertools;
 
     fn play_all(n: i64, rules: Rules, moves: &[(i64, i64, i64)]) -> Vec<u8> {
         let mut game = TicTacToe::with_rules(BoardSize::new(n).expect("valid size"), rules);
@@ -1675,6 +1783,70 @@ mod tests {
         );
     }
 
+    // The sparse board's own loop against `play`, move by move, over games
+    // long enough to fill a line: under each after-win rule; on a board
+    // whose sums go to the flat array and one whose sums do not; and told
+    // of a long game (sums from the first move) or of a short one (sums
+    // from move N - 1, in the middle of a batch).
+    #[test]
+    fn the_sparse_loop_plays_a_long_game_as_play_does() {
+        for n in [9000u32, 70_000] {
+            let size = BoardSize::new(i64::from(n)).expect("valid size");
+            // Player 1 fills row 5 while player 2 scatters over other rows;
+            // or player 1 alone fills column 4, so that the first move with
+            // sums wins; or the anti-diagonal. Each game goes on a few moves
+            // past the win.
+            let row =
+                (0..n + 3).flat_map(|i| [[5, i % n, 1], [6 + (i * 7) % (n - 6), (i * 13) % n, 2]]);
+            let column = (0..n + 3).map(|i| [i % n, 4, 1]);
+            let anti_diagonal = (0..n + 3).map(|i| [i % n, n - 1 - i % n, 1]);
+            let games: [Vec<[u32; 3]>; 3] =
+                [row.collect(), column.collect(), anti_diagonal.collect()];
+            for rules in all_rules()
+                .into_iter()
+                .filter(|r| r.engine == EngineKind::Counter)
+            {
+                for (moves, told_of) in games.iter().cartesian_product([1, u64::MAX]) {
+                    let mut expected_game = TicTacToe::with_rules(size, rules);
+                    let mut expected = Vec::new();
+                    for &[r, c, p] in moves {
+                        match expected_game.play(i64::from(r), i64::from(c), i64::from(p)) {
+                            Ok(outcome) => expected.push(outcome.number()),
+                            Err(_) => break,
+                        }
+                    }
+                    let mut game = TicTacToe::with_rules(size, rules);
+                    game.reset_for_moves(size, told_of);
+                    let mut found = vec![0; moves.len()];
+                    let mut refused_at = None;
+                    for (start, (chunk, out)) in
+                        moves.chunks(777).zip(found.chunks_mut(777)).enumerate()
+                    {
+                        if let Err((index, _)) = game.play_batch(chunk, out) {
+                            refused_at = Some(start * 777 + index);
+                            break;
+                        }
+                    }
+                    found.truncate(refused_at.unwrap_or(moves.len()));
+                    let what = format!("N = {n}, {rules:?}, told of {told_of} moves");
+                    assert_eq!(found, expected, "{what}");
+                    assert!(expected.contains(&1), "{what}: the game is won");
+                    assert_eq!(game.winner(), expected_game.winner(), "{what}");
+                    assert_eq!(game.moves_played(), expected_game.moves_played(), "{what}");
+                    let lines = [
+                        Line::Row(5),
+                        Line::Row(6),
+                        Line::Column(4),
+                        Line::AntiDiagonal,
+                    ];
+                    for line in lines {
+                        assert_eq!(game.line_sum(line), expected_game.line_sum(line), "{what}");
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         // One game object reused over a run of games, as the solver reuses
         // it over a file's cases, against a new object per game: games of
@@ -1684,7 +1856,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024]),
+                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 9000, 70_000, 1_000_000_000]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
