@@ -10,8 +10,9 @@
 //!
 //! Storage follows the work, not the board: boards up to [`DENSE_MAX_N`] use
 //! flat arrays, boards up to [`PACKED_MAX_N`] two bits a cell (taken, and
-//! whose) in memory that is zero until touched, larger ones hash maps
-//! holding only the cells and lines that were played. Each way a reset
+//! whose) in memory that is zero until touched when the game's moves are
+//! many, larger boards and shorter games hash tables holding only the
+//! cells and lines that were played. Each way a reset
 //! between games costs O(moves played).
 
 use std::fmt;
@@ -23,10 +24,11 @@ pub const MAX_N: i64 = 1_000_000_000;
 /// Boards up to this size keep flat arrays (at most 344 KiB of cells).
 pub const DENSE_MAX_N: u32 = 1024;
 
-/// Boards up to this size, and larger than [`DENSE_MAX_N`], keep their
-/// cells as bits: at most 16 MiB, of which only the rows played on are
-/// ever touched. (A hash map costs 20 to 40 bytes a move and a hash each:
-/// ten million moves on one board took 400 MiB.)
+/// Boards up to this size, and larger than [`DENSE_MAX_N`], keep the cells
+/// of a game with more moves than a bitmap has words as bits: at most
+/// 16 MiB, of which only the rows played on are ever touched. (A hash map
+/// costs 20 to 40 bytes a move and a hash each: ten million moves on one
+/// board took 400 MiB.)
 pub const PACKED_MAX_N: u32 = 8192;
 
 /// One of the two players.
@@ -535,6 +537,17 @@ impl Packed {
             played: Vec::new(),
         };
         true
+    }
+
+    /// The 64-bit words of each of the two bitmaps of an `n` x `n` board.
+    ///
+    /// Also the fewest moves for which the bitmaps take less memory than
+    /// the sparse store, which takes two words a move or so: its table is
+    /// at most 3/4 full, and grows by half. A game of fewer moves is played
+    /// there, with its own loop, in less memory: 200,000 moves on N = 8000
+    /// took 21 MiB in the bitmaps, which a reset cleared row by row.
+    fn bitmap_words(n: usize) -> usize {
+        n * n.div_ceil(64)
     }
 
     /// Clears what the last game played.
@@ -1056,7 +1069,10 @@ impl TicTacToe {
         self.store = if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
             Store::Dense
-        } else if n <= PACKED_MAX_N && self.packed.reset(n as usize) {
+        } else if n <= PACKED_MAX_N
+            && moves > Packed::bitmap_words(n as usize) as u64
+            && self.packed.reset(n as usize)
+        {
             Store::Packed
         } else {
             Store::Sparse
@@ -1790,7 +1806,9 @@ mod tests {
     // from move N - 1, in the middle of a batch).
     #[test]
     fn the_sparse_loop_plays_a_long_game_as_play_does() {
-        for n in [9000u32, 70_000] {
+        // 2000: the packed store's size, whose short games the sparse one
+        // plays.
+        for n in [2000u32, 9000, 70_000] {
             let size = BoardSize::new(i64::from(n)).expect("valid size");
             // Player 1 fills row 5 while player 2 scatters over other rows;
             // or player 1 alone fills column 4, so that the first move with
@@ -1856,7 +1874,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 9000, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 2000, 9000, 70_000, 1_000_000_000]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
@@ -1867,7 +1885,10 @@ mod tests {
             let mut reused = TicTacToe::with_rules(BoardSize::MIN, rules);
             for (n, moves, by_batch) in games {
                 let size = BoardSize::new(i64::from(n)).expect("valid size");
-                reused.reset(size);
+                // Told of the game's length, as the solver is: on N = 2000
+                // the new object's store is the packed one, the reused one's
+                // the sparse one.
+                reused.reset_for_moves(size, moves.len() as u64);
                 let mut fresh = TicTacToe::with_rules(size, rules);
                 let mut cells = std::collections::HashSet::new();
                 let moves: Vec<[u32; 3]> = moves
