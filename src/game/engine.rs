@@ -984,6 +984,101 @@ impl Table {
     }
 }
 
+/// What [`TicTacToe::play_large_counter`] asks of the store of a board
+/// too large for the dense one: one loop over the moves for both.
+trait LargeBoard {
+    /// The game's store of this kind.
+    fn of(game: &mut TicTacToe) -> &mut Self;
+    /// How many moves the loop may play before one that `play` must.
+    fn moves_before_play(&self, n: u32) -> usize;
+    /// Where a cell's mark goes, worked out ahead of its move: a hash, a
+    /// word. It must hold while the store grows.
+    fn locate(&self, n: u32, r: u32, c: u32) -> u64;
+    /// Starts bringing the memory at `place` into the cache.
+    fn prefetch(&self, place: u64);
+    /// Marks the empty cell `[r, c, mover]` (mover 0 or 1) found at
+    /// `place`: the new sums of its row and column (0 and 0 in a game that
+    /// keeps none), or `None` if the cell is taken or the memory for it is
+    /// not there.
+    fn mark(&mut self, n: u32, move_: [u32; 3], place: u64) -> Option<(i32, i32)>;
+}
+
+impl LargeBoard for Sparse {
+    #[inline(always)]
+    fn of(game: &mut TicTacToe) -> &mut Self {
+        &mut game.sparse
+    }
+
+    #[inline(always)]
+    fn moves_before_play(&self, n: u32) -> usize {
+        if self.count_lines {
+            usize::MAX
+        } else {
+            // The sums start at the move that could fill a line (see
+            // `place`): that move is `play`'s.
+            (n as usize).saturating_sub(self.cells.len + 1)
+        }
+    }
+
+    #[inline(always)]
+    fn locate(&self, n: u32, r: u32, c: u32) -> u64 {
+        self.hash(sparse_key(n, r, c) + 1)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        crate::simd::prefetch(&self.cells.slots, self.cells.place(hash));
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, n: u32, [r, c, mover]: [u32; 3], hash: u64) -> Option<(i32, i32)> {
+        let hasher = self.hasher.clone();
+        // Asked for first, as `place` does.
+        self.cells
+            .make_room(1, CELL_VALUE_BITS, |key| hasher.hash_one(key))
+            .ok()?;
+        let key = sparse_key(n, r, c) + 1;
+        let empty = self.cells.find(hash, key, CELL_VALUE_BITS).err()?;
+        self.cells
+            .fill(empty, key << CELL_VALUE_BITS | u64::from(mover));
+        if !self.count_lines {
+            return Some((0, 0));
+        }
+        let sign = 1 - 2 * mover as i32;
+        let row = self.add(u64::from(r), sign);
+        let col = self.add(u64::from(n) + u64::from(c), sign);
+        Some((row, col))
+    }
+}
+
+impl LargeBoard for Packed {
+    #[inline(always)]
+    fn of(game: &mut TicTacToe) -> &mut Self {
+        &mut game.packed
+    }
+
+    #[inline(always)]
+    fn moves_before_play(&self, _: u32) -> usize {
+        usize::MAX
+    }
+
+    #[inline(always)]
+    fn locate(&self, _: u32, r: u32, c: u32) -> u64 {
+        self.place_of(r, c).0 as u64
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, word: u64) {
+        crate::simd::prefetch(&self.taken, word as usize);
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, _: u32, [r, c, mover]: [u32; 3], _: u64) -> Option<(i32, i32)> {
+        let mover = if mover == 0 { Player::One } else { Player::Two };
+        self.place(r, c, mover)
+    }
+}
+
 /// The memory to hold one more played cell is not there.
 #[derive(Clone, Copy, Debug)]
 struct NoRoom;
@@ -1279,13 +1374,23 @@ impl TicTacToe {
                 // Not a game that keeps its sums in the lines' table: the
                 // moves there are few, and each costs three probes anyway.
                 Store::Sparse => counter && (!self.sparse.count_lines || self.sparse.flat_in_use),
-                Store::Packed => false,
+                Store::Packed => counter,
             };
             if fast && !self.closed {
                 let (rest, outcomes) = (&moves[played..], &mut outcomes[played..]);
                 let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
-                    (Store::Sparse, true, _) => self.play_sparse_counter::<true>(rest, outcomes),
-                    (Store::Sparse, false, _) => self.play_sparse_counter::<false>(rest, outcomes),
+                    (Store::Sparse, true, _) => {
+                        self.play_large_counter::<Sparse, true>(rest, outcomes)
+                    }
+                    (Store::Sparse, false, _) => {
+                        self.play_large_counter::<Sparse, false>(rest, outcomes)
+                    }
+                    (Store::Packed, true, _) => {
+                        self.play_large_counter::<Packed, true>(rest, outcomes)
+                    }
+                    (Store::Packed, false, _) => {
+                        self.play_large_counter::<Packed, false>(rest, outcomes)
+                    }
                     (_, true, true) => self.play_dense_counter::<true, true>(rest, outcomes),
                     (_, true, false) => self.play_dense_counter::<true, false>(rest, outcomes),
                     (_, false, true) => self.play_dense_counter::<false, true>(rest, outcomes),
@@ -1437,44 +1542,32 @@ impl TicTacToe {
         (played, won)
     }
 
-    /// The counter engine on a sparse board, as
+    /// The counter engine on a packed or sparse board, as
     /// [`play_dense_counter`](Self::play_dense_counter) is on a dense one:
-    /// the same contract. Its game keeps no line sums, or keeps them in the
-    /// flat array (`Sparse::flat`).
+    /// the same contract. A sparse game must keep no line sums, or keep
+    /// them in the flat array (`Sparse::flat`).
     ///
     /// Why a loop of its own: through [`play`](Self::play), a move of a
     /// long game on a board of 10^4 paid for the checks of every store and
     /// rule, and a hash of its cell twice.
     #[inline(never)]
-    fn play_sparse_counter<const LEETCODE: bool>(
+    fn play_large_counter<B: LargeBoard, const LEETCODE: bool>(
         &mut self,
         moves: &[[u32; 3]],
         outcomes: &mut [u8],
     ) -> (usize, bool) {
         let n = self.n;
-        let sparse = &mut self.sparse;
-        let counting = sparse.count_lines;
-        debug_assert!(!counting || sparse.flat_in_use);
-        // A game that keeps no sums starts them at the move that could fill
-        // a line (see `Sparse::place`); that move is left to `play`.
-        let moves = if counting {
-            moves
-        } else {
-            let before_counting = (n as usize).saturating_sub(sparse.cells.len + 1);
-            &moves[..moves.len().min(before_counting)]
-        };
-        let hasher = sparse.hasher.clone();
-        let hash = |key: u64| hasher.hash_one(key);
-        // The hashes of the cells ahead, so that each is computed once: for
-        // its prefetch, and again when the move is played.
+        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
+        let board = B::of(self);
+        let moves = &moves[..moves.len().min(board.moves_before_play(n))];
+        // Where the cells ahead are, each worked out once: for its
+        // prefetch, and again when the move is played.
         let mut ahead = [0u64; PREFETCH_AHEAD];
-        let cell_hash = |&[r, c, _]: &[u32; 3]| hash(sparse_key(n, r, c).wrapping_add(1));
-        for (slot, cell) in ahead.iter_mut().zip(moves) {
-            *slot = cell_hash(cell);
-            crate::simd::prefetch(&sparse.cells.slots, sparse.cells.place(*slot));
+        for (place, &[r, c, _]) in ahead.iter_mut().zip(moves) {
+            *place = board.locate(n, r, c);
+            board.prefetch(*place);
         }
         let full = |sum: i32| sum.unsigned_abs() == n;
-        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
         // As in `play_dense_counter`: this holds until the next call.
         let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
         let mut won = false;
@@ -1484,32 +1577,18 @@ impl TicTacToe {
             if r >= n || c >= n || mover > 1 {
                 break;
             }
-            // Asked for first, as `place` does: a lack of memory is `play`'s
-            // to report.
-            if sparse.cells.make_room(1, CELL_VALUE_BITS, hash).is_err() {
-                break;
+            let place = ahead[index % PREFETCH_AHEAD];
+            if let Some(&[r, c, _]) = moves.get(index + PREFETCH_AHEAD) {
+                ahead[index % PREFETCH_AHEAD] = board.locate(n, r, c);
+                board.prefetch(ahead[index % PREFETCH_AHEAD]);
             }
-            let key = sparse_key(n, r, c) + 1;
-            // A hash, unlike a place, holds across the table's growth.
-            let cell = ahead[index % PREFETCH_AHEAD];
-            if let Some(later) = moves.get(index + PREFETCH_AHEAD) {
-                ahead[index % PREFETCH_AHEAD] = cell_hash(later);
-                let place = sparse.cells.place(ahead[index % PREFETCH_AHEAD]);
-                crate::simd::prefetch(&sparse.cells.slots, place);
-            }
-            let Err(empty) = sparse.cells.find(cell, key, CELL_VALUE_BITS) else {
+            // Refused, or no memory for it: `play` says which.
+            let Some((row, col)) = board.mark(n, [r, c, mover], place) else {
                 break;
             };
-            sparse
-                .cells
-                .fill(empty, key << CELL_VALUE_BITS | u64::from(mover));
             played += 1;
+            won = full(row) | full(col) | diagonals_full;
             let sign = 1 - 2 * mover as i32;
-            if counting {
-                let row = sparse.add(u64::from(r), sign);
-                let col = sparse.add(u64::from(n) + u64::from(c), sign);
-                won = full(row) | full(col) | diagonals_full;
-            }
             // Moves on a diagonal of a large board are rare: branches.
             if r == c {
                 diagonal += sign;
@@ -1799,15 +1878,15 @@ mod tests {
         );
     }
 
-    // The sparse board's own loop against `play`, move by move, over games
+    // The large boards' loop against `play`, move by move, over games
     // long enough to fill a line: under each after-win rule; on a board
     // whose sums go to the flat array and one whose sums do not; and told
     // of a long game (sums from the first move) or of a short one (sums
     // from move N - 1, in the middle of a batch).
     #[test]
-    fn the_sparse_loop_plays_a_long_game_as_play_does() {
-        // 2000: the packed store's size, whose short games the sparse one
-        // plays.
+    fn the_large_boards_loop_plays_a_long_game_as_play_does() {
+        // 2000: the packed store's size, whose long games it plays and
+        // whose short ones the sparse store plays.
         for n in [2000u32, 9000, 70_000] {
             let size = BoardSize::new(i64::from(n)).expect("valid size");
             // Player 1 fills row 5 while player 2 scatters over other rows;
