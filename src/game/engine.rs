@@ -72,6 +72,12 @@ impl Player {
         }
     }
 
+    /// Player 1 for 0, player 2 for anything else.
+    #[inline(always)]
+    fn of_index(index: u32) -> Player {
+        if index == 0 { Player::One } else { Player::Two }
+    }
+
     /// +1 for player 1, -1 for player 2: a mark's weight in a line's sum.
     fn sign(self) -> i32 {
         3 - 2 * i32::from(self as u8)
@@ -752,16 +758,22 @@ impl Sparse {
         if self.count_lines && !self.flat_in_use {
             self.lines.make_room(2, LINE_VALUE_BITS, hash)?;
         }
-        Ok(self.place_with_room(n, r, c, mover))
+        let hash = self.hash(sparse_key(n, r, c) + 1);
+        Ok(self.place_with_room(n, [r, c], mover, hash))
     }
 
+    /// [`place`](Self::place) once the tables have room, given the hash of
+    /// the cell's key.
     #[inline(always)]
-    fn place_with_room(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
+    fn place_with_room(
+        &mut self,
+        n: u32,
+        [r, c]: [u32; 2],
+        mover: Player,
+        hash: u64,
+    ) -> Option<(i32, i32)> {
         let key = sparse_key(n, r, c) + 1;
-        let empty = self
-            .cells
-            .find(self.hash(key), key, CELL_VALUE_BITS)
-            .err()?;
+        let empty = self.cells.find(hash, key, CELL_VALUE_BITS).err()?;
         self.cells.fill(
             empty,
             key << CELL_VALUE_BITS | u64::from(mover == Player::Two),
@@ -1037,17 +1049,7 @@ impl LargeBoard for Sparse {
         self.cells
             .make_room(1, CELL_VALUE_BITS, |key| hasher.hash_one(key))
             .ok()?;
-        let key = sparse_key(n, r, c) + 1;
-        let empty = self.cells.find(hash, key, CELL_VALUE_BITS).err()?;
-        self.cells
-            .fill(empty, key << CELL_VALUE_BITS | u64::from(mover));
-        if !self.count_lines {
-            return Some((0, 0));
-        }
-        let sign = 1 - 2 * mover as i32;
-        let row = self.add(u64::from(r), sign);
-        let col = self.add(u64::from(n) + u64::from(c), sign);
-        Some((row, col))
+        self.place_with_room(n, [r, c], Player::of_index(mover), hash)
     }
 }
 
@@ -1074,8 +1076,7 @@ impl LargeBoard for Packed {
 
     #[inline(always)]
     fn mark(&mut self, _: u32, [r, c, mover]: [u32; 3], _: u64) -> Option<(i32, i32)> {
-        let mover = if mover == 0 { Player::One } else { Player::Two };
-        self.place(r, c, mover)
+        self.place(r, c, Player::of_index(mover))
     }
 }
 
@@ -1377,26 +1378,22 @@ impl TicTacToe {
                 Store::Packed => counter,
             };
             if fast && !self.closed {
-                let (rest, outcomes) = (&moves[played..], &mut outcomes[played..]);
+                let rest = &moves[played..];
                 let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
-                    (Store::Sparse, true, _) => {
-                        self.play_large_counter::<Sparse, true>(rest, outcomes)
-                    }
-                    (Store::Sparse, false, _) => {
-                        self.play_large_counter::<Sparse, false>(rest, outcomes)
-                    }
-                    (Store::Packed, true, _) => {
-                        self.play_large_counter::<Packed, true>(rest, outcomes)
-                    }
-                    (Store::Packed, false, _) => {
-                        self.play_large_counter::<Packed, false>(rest, outcomes)
-                    }
-                    (_, true, true) => self.play_dense_counter::<true, true>(rest, outcomes),
-                    (_, true, false) => self.play_dense_counter::<true, false>(rest, outcomes),
-                    (_, false, true) => self.play_dense_counter::<false, true>(rest, outcomes),
-                    (_, false, false) => self.play_dense_counter::<false, false>(rest, outcomes),
+                    (Store::Sparse, true, _) => self.play_large_counter::<Sparse, true>(rest),
+                    (Store::Sparse, false, _) => self.play_large_counter::<Sparse, false>(rest),
+                    (Store::Packed, true, _) => self.play_large_counter::<Packed, true>(rest),
+                    (Store::Packed, false, _) => self.play_large_counter::<Packed, false>(rest),
+                    (_, true, true) => self.play_dense_counter::<true, true>(rest),
+                    (_, true, false) => self.play_dense_counter::<true, false>(rest),
+                    (_, false, true) => self.play_dense_counter::<false, true>(rest),
+                    (_, false, false) => self.play_dense_counter::<false, false>(rest),
                 };
                 played += count;
+                if won {
+                    // The others are 0 already.
+                    outcomes[played - 1] = moves[played - 1][2] as u8;
+                }
                 if won && self.winner.is_none() {
                     let mover = if moves[played - 1][2] == 1 {
                         Player::One
@@ -1435,8 +1432,9 @@ impl TicTacToe {
 
     /// The counter engine on a dense board with the game in locals. Plays
     /// moves until one wins (played, and reported as `true`), the next would
-    /// be refused, or they run out; returns how many it played. The winner's
-    /// bookkeeping is the caller's: it happens once a game.
+    /// be refused, or they run out; returns how many it played. The winning
+    /// move's result and the winner's bookkeeping are the caller's: they
+    /// happen once a game.
     ///
     /// A function of its own, not inlined into the solving loop: there its
     /// values do not fit the registers and spill. The call is once a batch.
@@ -1444,7 +1442,6 @@ impl TicTacToe {
     fn play_dense_counter<const LEETCODE: bool, const GROUPS: bool>(
         &mut self,
         moves: &[[u32; 3]],
-        outcomes: &mut [u8],
     ) -> (usize, bool) {
         let n = self.n;
         let side = self.dense.side;
@@ -1530,12 +1527,6 @@ impl TicTacToe {
         }
         let played = moves.len() - rest.len();
         self.dense.record(&moves[..played]);
-        if won {
-            // The others are 0 already (`play_batch`).
-            if let Some(outcome) = outcomes.get_mut(played - 1) {
-                *outcome = moves[played - 1][2] as u8;
-            }
-        }
         self.diagonal = diagonal;
         self.anti_diagonal = anti_diagonal;
         self.moves += played as u64;
@@ -1554,7 +1545,6 @@ impl TicTacToe {
     fn play_large_counter<B: LargeBoard, const LEETCODE: bool>(
         &mut self,
         moves: &[[u32; 3]],
-        outcomes: &mut [u8],
     ) -> (usize, bool) {
         let n = self.n;
         let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
@@ -1600,12 +1590,6 @@ impl TicTacToe {
             }
             if won {
                 break;
-            }
-        }
-        if won {
-            // The others are 0 already (`play_batch`).
-            if let Some(outcome) = outcomes.get_mut(played - 1) {
-                *outcome = moves[played - 1][2] as u8;
             }
         }
         self.diagonal = diagonal;
