@@ -1550,16 +1550,19 @@ impl TicTacToe {
         let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
         let board = B::of(self);
         let moves = &moves[..moves.len().min(board.moves_before_play(n))];
-        // Where the cells ahead are, each worked out once: for its
-        // prefetch, and again when the move is played.
-        let mut ahead = [0u64; PREFETCH_AHEAD];
-        for (place, &[r, c, _]) in ahead.iter_mut().zip(moves) {
-            *place = board.locate(n, r, c);
-            board.prefetch(*place);
-        }
         let full = |sum: i32| sum.unsigned_abs() == n;
         // As in `play_dense_counter`: this holds until the next call.
         let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
+        // Where the cells ahead are, each worked out once: for its
+        // prefetch, and again when the move is played. Once every move wins
+        // (a full diagonal, LeetCode's rule), a call plays one move, and
+        // looks at none after it.
+        let lookahead = if diagonals_full { 1 } else { PREFETCH_AHEAD };
+        let mut ahead = [0u64; PREFETCH_AHEAD];
+        for (place, &[r, c, _]) in ahead.iter_mut().zip(moves).take(lookahead) {
+            *place = board.locate(n, r, c);
+            board.prefetch(*place);
+        }
         let mut won = false;
         let mut played = 0;
         for (index, &[r, c, player]) in moves.iter().enumerate() {
@@ -1568,7 +1571,9 @@ impl TicTacToe {
                 break;
             }
             let place = ahead[index % PREFETCH_AHEAD];
-            if let Some(&[r, c, _]) = moves.get(index + PREFETCH_AHEAD) {
+            if lookahead == PREFETCH_AHEAD
+                && let Some(&[r, c, _]) = moves.get(index + PREFETCH_AHEAD)
+            {
                 ahead[index % PREFETCH_AHEAD] = board.locate(n, r, c);
                 board.prefetch(ahead[index % PREFETCH_AHEAD]);
             }
@@ -1880,7 +1885,11 @@ mod tests {
             let row =
                 (0..n + 3).flat_map(|i| [[5, i % n, 1], [6 + (i * 7) % (n - 6), (i * 13) % n, 2]]);
             let column = (0..n + 3).map(|i| [i % n, 4, 1]);
-            let anti_diagonal = (0..n + 3).map(|i| [i % n, n - 1 - i % n, 1]);
+            // After the anti-diagonal, moves on free cells: under LeetCode's
+            // rule each of them wins.
+            let anti_diagonal = (0..n)
+                .map(|i| [i, n - 1 - i, 1])
+                .chain((1..40).map(|i| [i, 0, 1 + i % 2]));
             let games: [Vec<[u32; 3]>; 3] =
                 [row.collect(), column.collect(), anti_diagonal.collect()];
             for rules in all_rules()
@@ -1922,6 +1931,10 @@ mod tests {
                     ];
                     for line in lines {
                         assert_eq!(game.line_sum(line), expected_game.line_sum(line), "{what}");
+                    }
+                    // Each cell where a later lookup of it finds it.
+                    for &[r, c, _] in moves.iter().take(50).chain(moves.iter().rev().take(50)) {
+                        assert_eq!(game.cell(r, c), expected_game.cell(r, c), "{what}");
                     }
                 }
             }
