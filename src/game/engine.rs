@@ -657,6 +657,11 @@ struct Sparse {
 /// `Sparse::flat`) once they keep any.
 const FLAT_LINES_MAX_N: u32 = 1 << 16;
 
+/// The most moves a game's cells' table is sized for before it starts
+/// (see `Sparse::expect_moves`): 11 MiB of slots at most, made ahead of
+/// play only for a game that says it is that long.
+const PRESIZED_MAX_MOVES: u64 = 1 << 20;
+
 /// Bits of a cell slot below its key.
 const CELL_VALUE_BITS: u32 = 1;
 /// Bits of a line slot below its key.
@@ -686,6 +691,22 @@ impl Sparse {
             // that move fails for want of it.
             let _ = self.start_counting(n);
         }
+    }
+
+    /// Sizes the empty cells' table for a game of `moves` moves on a board
+    /// of `size`, so that it never grows while the game is played: growing
+    /// by half from 64 slots, the first long game of a file rehashed its
+    /// cells about twenty times, three times as many moves as it played.
+    /// Games of unknown length ([`u64::MAX`]) grow as they go, and so do
+    /// those longer than [`PRESIZED_MAX_MOVES`] past it.
+    fn expect_moves(&mut self, size: BoardSize, moves: u64) {
+        if moves == u64::MAX {
+            return;
+        }
+        let keys = moves.min(size.cells()).min(PRESIZED_MAX_MOVES);
+        // Without the memory, the table grows as moves come, as before,
+        // and a move that finds no room for itself says so.
+        let _ = self.cells.reserve_empty(keys as usize);
     }
 
     fn hash(&self, key: u64) -> u64 {
@@ -965,12 +986,7 @@ impl Table {
     #[cold]
     fn grow(&mut self, value_bits: u32, hash: impl Fn(u64) -> u64) -> Result<(), NoRoom> {
         let size = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
-        let slots = bytemuck::allocation::try_zeroed_slice_box::<u64>(size).map_err(|_| NoRoom)?;
-        let mut filled = Vec::new();
-        filled.try_reserve_exact(size / 32).map_err(|_| NoRoom)?;
-        let old = std::mem::replace(&mut self.slots, slots);
-        self.filled = filled;
-        self.len = 0;
+        let old = self.replace_slots(size)?;
         for &slot in old.iter().filter(|&&slot| slot != 0) {
             let key = slot >> value_bits;
             if let Err(empty) = self.find(hash(key), key, value_bits) {
@@ -978,6 +994,32 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Makes an empty table large enough for `keys` keys, if it is not:
+    /// they then fit with no growing (see [`make_room`](Self::make_room)).
+    fn reserve_empty(&mut self, keys: usize) -> Result<(), NoRoom> {
+        debug_assert_eq!(
+            self.len, 0,
+            "only an empty table is resized without its keys"
+        );
+        // At most 3/4 full with `keys` keys.
+        let size = keys.div_ceil(3).saturating_mul(4).max(TABLE_MIN);
+        if keys == 0 || size <= self.slots.len() {
+            return Ok(());
+        }
+        self.replace_slots(size).map(drop)
+    }
+
+    /// Puts empty slots of `size` in place of the table's, with room to list
+    /// the filled ones; returns the old slots.
+    fn replace_slots(&mut self, size: usize) -> Result<Box<[u64]>, NoRoom> {
+        let slots = bytemuck::allocation::try_zeroed_slice_box::<u64>(size).map_err(|_| NoRoom)?;
+        let mut filled = Vec::new();
+        filled.try_reserve_exact(size / 32).map_err(|_| NoRoom)?;
+        self.filled = filled;
+        self.len = 0;
+        Ok(std::mem::replace(&mut self.slots, slots))
     }
 
     /// Empties the table: its filled slots one by one when it lists them
@@ -1162,6 +1204,7 @@ impl TicTacToe {
     /// O(moves): for the solving loops, not for a trace of every sum.
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
+        let was_sparse = self.store == Store::Sparse;
         self.store = if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
             Store::Dense
@@ -1173,10 +1216,16 @@ impl TicTacToe {
         } else {
             Store::Sparse
         };
-        // Cleared whatever the store, so that it is empty when it is next
-        // used (a reset of an unused store costs a few tests).
-        self.sparse
-            .reset(n, self.store == Store::Sparse && moves >= u64::from(n));
+        // Only a sparse game fills the sparse store, and the reset after it
+        // empties it, so that it is empty when it is next used: a file of
+        // short games on small boards then pays nothing for it.
+        if was_sparse || self.store == Store::Sparse {
+            self.sparse
+                .reset(n, self.store == Store::Sparse && moves >= u64::from(n));
+        }
+        if self.store == Store::Sparse {
+            self.sparse.expect_moves(size, moves);
+        }
         self.n = n;
         self.diagonal = 0;
         self.anti_diagonal = 0;
@@ -1814,6 +1863,31 @@ mod tests {
             assert_eq!(game.winner(), None);
             assert_eq!(game.play(0, 0, 2), Ok(Outcome::NoWin));
         }
+    }
+
+    #[test]
+    fn a_game_told_its_length_plays_it_without_growing_its_table() {
+        let size = BoardSize::new(MAX_N).expect("valid size");
+        let moves: Vec<[u32; 3]> = (0..5000).map(|i| [i, 2 * i + 1, i % 2 + 1]).collect();
+        let mut game = TicTacToe::with_rules(size, Rules::default());
+        game.reset_for_moves(size, moves.len() as u64);
+        let sized = game.sparse.cells.slots.len();
+        assert!(sized * 3 >= moves.len() * 4, "{sized} slots");
+        let mut outcomes = [0; 300];
+        for batch in moves.chunks(300) {
+            game.play_batch(batch, &mut outcomes).expect("legal moves");
+        }
+        assert_eq!(game.moves_played(), 5000);
+        assert_eq!(game.sparse.cells.slots.len(), sized);
+        // A game of unknown length starts small; a very long one is sized
+        // for the most moves made room for ahead of play.
+        game.reset(size);
+        assert_eq!(game.sparse.cells.slots.len(), sized);
+        let mut fresh = TicTacToe::with_rules(size, Rules::default());
+        assert!(fresh.sparse.cells.slots.len() < TABLE_MIN * 2);
+        fresh.reset_for_moves(size, u64::MAX - 1);
+        let most = PRESIZED_MAX_MOVES as usize;
+        assert!((most * 4 / 3..most * 4 / 3 + 4).contains(&fresh.sparse.cells.slots.len()));
     }
 
     /// Cells an input's author can pick so that FxHash (rustc-hash 2's,
