@@ -213,6 +213,8 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     let out: &mut [u32; STORED] = (&mut out[..STORED]).try_into().expect("STORED values");
     let mut marks = 0u64;
     let mut count = 0;
+    // Whether every token of the block is packed.
+    let mut all_packed = true;
     for group in 0..8 {
         let mask = (ends >> (8 * group)) as u8;
         let held = mask.count_ones() as usize;
@@ -235,6 +237,16 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
             _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
         }
         count += held;
+        // The lines asked for are packed, or no token is left: the rest of
+        // the groups would pack nothing used (a case of one move asks for
+        // one line, and its block holds eight).
+        if count >= 3 * most {
+            all_packed = (ends >> (8 * group) >> 8) == 0;
+            break;
+        }
+        if (ends >> (8 * group) >> 8) == 0 {
+            break;
+        }
     }
     // The lines that hold three tokens each, up to the first that does not.
     let marks = marks as u32;
@@ -246,7 +258,7 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         wrong.trailing_zeros() as usize
     } / 3;
     let taken = good.min(most);
-    let end = if 3 * taken == count {
+    let end = if 3 * taken == count && all_packed {
         last_newline
     } else {
         // The LF that ends line `taken`: clear the LFs before it.
