@@ -10,7 +10,9 @@
 //! reports what is wrong with exactly the message it always gives.
 
 use super::read::PartCases;
-use crate::format::bytes::{BLOCK, CHUNK, Resume, Scanned, is_space, read_into, scan_int};
+use crate::format::bytes::{
+    BLOCK, CHUNK, Resume, Scanned, buffered_count, is_space, read_into, scan_int,
+};
 use crate::simd::{self, Cpu, Kernel, dispatch};
 use std::io::{self, Read};
 
@@ -82,6 +84,13 @@ pub struct Splitter<R> {
     scanned: usize,
     /// Whether the byte before `scanned` belongs to a token.
     in_token: bool,
+    /// The last block classified: where it starts in `buf` (`usize::MAX`
+    /// for none), its token starts, and whether its last byte is a
+    /// token's. A short case's N, Q and moves lie in one block: found from
+    /// it, not each from a block of its own classified again.
+    block_at: usize,
+    block_starts: u64,
+    block_ends_in_token: bool,
     eof: bool,
     want: Want,
     /// Token starts to pass before the one wanted.
@@ -109,6 +118,9 @@ impl<R: Read> Splitter<R> {
             start: Resume::START,
             scanned: 0,
             in_token: false,
+            block_at: usize::MAX,
+            block_starts: 0,
+            block_ends_in_token: false,
             eof: false,
             want: Want::Count,
             skip: 0,
@@ -133,8 +145,24 @@ impl<R: Read> Splitter<R> {
     /// Finds the next part. `spare` is a buffer to reuse for the bytes that
     /// follow it. After the last part or the rest, do not call it again.
     pub fn next_part(&mut self, spare: Vec<u8>) -> io::Result<Next> {
+        struct NextPart<'a, R>(&'a mut Splitter<R>, Vec<u8>);
+        impl<R: Read> Kernel for NextPart<'_, R> {
+            type Output = io::Result<Next>;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> io::Result<Next> {
+                self.0.next_part_inline(cpu, self.1)
+            }
+        }
+        // One call into the CPU's build a part, not one a token: a part
+        // of short games holds tens of thousands of cases.
+        dispatch(NextPart(self, spare))
+    }
+
+    /// [`Splitter::next_part`], inlined into each build of [`dispatch`].
+    #[inline(always)]
+    fn next_part_inline<C: Cpu>(&mut self, cpu: C, spare: Vec<u8>) -> io::Result<Next> {
         loop {
-            let start = match self.find(self.skip)? {
+            let start = match self.find_inline(cpu, self.skip)? {
                 Found::At(start) => start,
                 Found::End if self.want == Want::Size && Some(self.found) == self.count => {
                     return Ok(Next::Part(self.take(self.end, None, spare)?));
@@ -199,6 +227,7 @@ impl<R: Read> Splitter<R> {
         // The token at `at` (the next case's N) is found again from 0.
         self.scanned = 0;
         self.in_token = false;
+        self.block_at = usize::MAX;
         self.count_in_buffer = false;
         self.before = self.found;
         Ok(part)
@@ -228,7 +257,21 @@ impl<R: Read> Splitter<R> {
 
     /// The value of the header token at `start`, if it is a plain count
     /// the splitter can follow; it then scans on from the token's end.
+    #[inline(always)]
     fn value_at(&mut self, start: usize) -> io::Result<Option<u64>> {
+        // The usual count, its space after it buffered: read in place.
+        if let Some((value, _, end)) = buffered_count(&self.buf[..self.end], start) {
+            self.scanned = end;
+            self.in_token = false;
+            return Ok(Some(value));
+        }
+        self.value_of_any_token(start)
+    }
+
+    /// [`value_at`](Self::value_at) for any token: a sign, a token that
+    /// runs past the buffer, a value too large.
+    #[cold]
+    fn value_of_any_token(&mut self, start: usize) -> io::Result<Option<u64>> {
         loop {
             match scan_int(&self.buf[..self.end], start, self.eof) {
                 Scanned::Int(value, end) => {
@@ -247,42 +290,45 @@ impl<R: Read> Splitter<R> {
     }
 
     /// Passes `skip` token starts and finds the next one.
-    fn find(&mut self, skip: u64) -> io::Result<Found> {
-        struct Find<'a, R>(&'a mut Splitter<R>, u64);
-        impl<R: Read> Kernel for Find<'_, R> {
-            type Output = io::Result<Found>;
-            #[inline(always)]
-            fn run<C: Cpu>(self, cpu: C) -> io::Result<Found> {
-                self.0.find_inline(cpu, self.1)
-            }
-        }
-        dispatch(Find(self, skip))
-    }
-
-    /// [`Splitter::find`], inlined into each build of [`dispatch`].
     #[inline(always)]
     fn find_inline<C: Cpu>(&mut self, cpu: C, mut skip: u64) -> io::Result<Found> {
         loop {
-            while let Some(block) = self.buf[..self.end]
-                .get(self.scanned..self.scanned + BLOCK)
-                .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
-            {
-                let tokens = !simd::byte_masks(cpu, block).whitespace;
-                let starts = tokens & !((tokens << 1) | u64::from(self.in_token));
+            loop {
+                // The token starts from `scanned` to its block's end: of the
+                // block classified last while `scanned` is in it (its bytes
+                // before `scanned` masked off), else of a block classified
+                // from `scanned`.
+                let (block_at, starts) =
+                    if self.scanned.checked_sub(self.block_at).is_some_and(|into| into < BLOCK) {
+                        let before = self.scanned - self.block_at;
+                        (self.block_at, self.block_starts & (u64::MAX << before))
+                    } else {
+                        let Some(block) = self.buf[..self.end]
+                            .get(self.scanned..self.scanned + BLOCK)
+                            .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
+                        else {
+                            break;
+                        };
+                        let tokens = !simd::byte_masks(cpu, block).whitespace;
+                        self.block_at = self.scanned;
+                        self.block_starts = tokens & !((tokens << 1) | u64::from(self.in_token));
+                        self.block_ends_in_token = tokens >> 63 == 1;
+                        (self.scanned, self.block_starts)
+                    };
                 let count = u64::from(starts.count_ones());
                 if count > skip {
                     let mut starts = starts;
                     for _ in 0..skip {
                         starts &= starts - 1;
                     }
-                    let at = self.scanned + starts.trailing_zeros() as usize;
+                    let at = block_at + starts.trailing_zeros() as usize;
                     self.scanned = at + 1;
                     self.in_token = true;
                     return Ok(Found::At(at));
                 }
                 skip -= count;
-                self.in_token = tokens >> 63 == 1;
-                self.scanned += BLOCK;
+                self.in_token = self.block_ends_in_token;
+                self.scanned = block_at + BLOCK;
             }
             if self.eof {
                 while let Some(&byte) = self.buf[..self.end].get(self.scanned) {
