@@ -882,7 +882,10 @@ impl Sparse {
         if self.flat_in_use {
             // line < 2N, the flat array's length.
             let sum = &mut self.flat[line as usize];
-            if *sum == 0 {
+            // Once the list is given up, a test known false before the sum
+            // is looked at: in a long game the sums pass through 0 at
+            // random, a branch mispredicted.
+            if self.flat_touched_complete && *sum == 0 {
                 if self.flat_touched.len() < self.flat_touched.capacity() {
                     self.flat_touched.push(line as u32);
                 } else {
