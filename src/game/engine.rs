@@ -1134,8 +1134,10 @@ fn sparse_key(n: u32, r: u32, c: u32) -> u64 {
 }
 
 /// How many moves ahead of the one played the sparse store's slots are
-/// prefetched (see `Sparse::prefetch`).
-const PREFETCH_AHEAD: usize = 12;
+/// prefetched (see `Sparse::prefetch`). A power of two, so that the large
+/// boards' ring of places ahead is indexed by a mask, not a division by a
+/// constant (`docs/PERFORMANCE.md` has the figures of 12 and 16).
+const PREFETCH_AHEAD: usize = 16;
 
 /// Which store a game's board is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
