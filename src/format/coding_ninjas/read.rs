@@ -275,7 +275,7 @@ impl<R: Read> Reader<R> {
         batch.from = self.chunks.offset_of(self.chunks.pos);
         let mut got = self.fill_lines(cpu, batch, want);
         if got == 0 {
-            got = self.fill_tokens(batch, want);
+            got = self.fill_tokens(cpu, batch, want);
         }
         batch.first = self.r#move + 1;
         batch.len = got;
@@ -301,7 +301,7 @@ impl<R: Read> Reader<R> {
     /// Reads moves from the plain tokens of buffered blocks, however they
     /// are spaced.
     #[inline(always)]
-    fn fill_tokens(&mut self, batch: &mut MoveBatch, want: usize) -> usize {
+    fn fill_tokens<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, want: usize) -> usize {
         let bytes = self.chunks.bytes();
         let mut block = self.block;
         let mut at = self.block_at;
@@ -311,7 +311,12 @@ impl<R: Read> Reader<R> {
         for slot in &mut batch.moves.0[..want] {
             if !block.has_move() {
                 window = window_at(bytes, pos);
-                block = window.map_or_else(BlockTokens::default, BlockTokens::find);
+                // Not through a closure, which the CPU's build would not
+                // reach: its vector instructions would be calls.
+                block = match window {
+                    Some(window) => BlockTokens::find_in_build(cpu, window),
+                    None => BlockTokens::default(),
+                };
                 at = pos;
                 if !block.has_move() {
                     break;
