@@ -657,11 +657,6 @@ struct Sparse {
 /// `Sparse::flat`) once they keep any.
 const FLAT_LINES_MAX_N: u32 = 1 << 16;
 
-/// The most moves a game's cells' table is sized for before it starts
-/// (see `Sparse::expect_moves`): 11 MiB of slots at most, made ahead of
-/// play only for a game that says it is that long.
-const PRESIZED_MAX_MOVES: u64 = 1 << 20;
-
 /// Bits of a cell slot below its key.
 const CELL_VALUE_BITS: u32 = 1;
 /// Bits of a line slot below its key.
@@ -693,20 +688,23 @@ impl Sparse {
         }
     }
 
-    /// Sizes the empty cells' table for a game of `moves` moves on a board
-    /// of `size`, so that it never grows while the game is played: growing
-    /// by half from 64 slots, the first long game of a file rehashed its
-    /// cells about twenty times, three times as many moves as it played.
-    /// Games of unknown length ([`u64::MAX`]) grow as they go, and so do
-    /// those longer than [`PRESIZED_MAX_MOVES`] past it.
+    /// Tells the cells' table that this game has `moves` moves on a board
+    /// of `size`, so that it grows fourfold, not by half, while more are
+    /// to come: growing by half from 64 slots, the first long game of a
+    /// file rehashed its cells about twenty times, three times as many
+    /// moves as it played. It still grows only as moves are played, never
+    /// to more than the game needs, and to at most about four times what
+    /// the moves played so far need: a case that declares a million moves
+    /// and holds a few thousand (a truncated or lying test file) costs
+    /// memory for those it holds. Games of unknown length ([`u64::MAX`])
+    /// grow by half.
     fn expect_moves(&mut self, size: BoardSize, moves: u64) {
-        if moves == u64::MAX {
-            return;
-        }
-        let keys = moves.min(size.cells()).min(PRESIZED_MAX_MOVES);
-        // Without the memory, the table grows as moves come, as before,
-        // and a move that finds no room for itself says so.
-        let _ = self.cells.reserve_empty(keys as usize);
+        let keys = if moves == u64::MAX {
+            0
+        } else {
+            moves.min(size.cells())
+        };
+        self.cells.expected = usize::try_from(keys).unwrap_or(usize::MAX);
     }
 
     fn hash(&self, key: u64) -> u64 {
@@ -926,6 +924,9 @@ struct Table {
     /// (Letting a large table go instead, and growing it again, left the
     /// allocator's heap holding every size it had been.)
     filled: Vec<u32>,
+    /// Keys the game in progress says it will add, if known (else 0): the
+    /// table grows faster towards them (see `Sparse::expect_moves`).
+    expected: usize,
 }
 
 /// The fewest slots a table has once it holds anything.
@@ -988,7 +989,12 @@ impl Table {
 
     #[cold]
     fn grow(&mut self, value_bits: u32, hash: impl Fn(u64) -> u64) -> Result<(), NoRoom> {
-        let size = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
+        let by_half = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
+        // Room for the keys expected, at most 3/4 full; fourfold at most.
+        let for_expected = self.expected.div_ceil(3).saturating_mul(4);
+        let size = for_expected
+            .min(self.slots.len().saturating_mul(4))
+            .max(by_half);
         let old = self.replace_slots(size)?;
         for &slot in old.iter().filter(|&&slot| slot != 0) {
             let key = slot >> value_bits;
@@ -997,21 +1003,6 @@ impl Table {
             }
         }
         Ok(())
-    }
-
-    /// Makes an empty table large enough for `keys` keys, if it is not:
-    /// they then fit with no growing (see [`make_room`](Self::make_room)).
-    fn reserve_empty(&mut self, keys: usize) -> Result<(), NoRoom> {
-        debug_assert_eq!(
-            self.len, 0,
-            "only an empty table is resized without its keys"
-        );
-        // At most 3/4 full with `keys` keys.
-        let size = keys.div_ceil(3).saturating_mul(4).max(TABLE_MIN);
-        if keys == 0 || size <= self.slots.len() {
-            return Ok(());
-        }
-        self.replace_slots(size).map(drop)
     }
 
     /// Puts empty slots of `size` in place of the table's, with room to list
@@ -1870,29 +1861,42 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_game_told_its_length_plays_it_without_growing_its_table() {
+    /// The sizes the cells' table of a sparse game takes while `played`
+    /// of its moves are played, the game told it has `declared`.
+    fn table_sizes(declared: u64, played: u32) -> Vec<usize> {
         let size = BoardSize::new(MAX_N).expect("valid size");
-        let moves: Vec<[u32; 3]> = (0..5000).map(|i| [i, 2 * i + 1, i % 2 + 1]).collect();
         let mut game = TicTacToe::with_rules(size, Rules::default());
-        game.reset_for_moves(size, moves.len() as u64);
-        let sized = game.sparse.cells.slots.len();
-        assert!(sized * 3 >= moves.len() * 4, "{sized} slots");
-        let mut outcomes = [0; 300];
-        for batch in moves.chunks(300) {
+        game.reset_for_moves(size, declared);
+        let moves: Vec<[u32; 3]> = (0..played).map(|i| [i, 2 * i + 1, i % 2 + 1]).collect();
+        let mut sizes = vec![game.sparse.cells.slots.len()];
+        let mut outcomes = [0; 100];
+        for batch in moves.chunks(100) {
             game.play_batch(batch, &mut outcomes).expect("legal moves");
+            sizes.push(game.sparse.cells.slots.len());
         }
-        assert_eq!(game.moves_played(), 5000);
-        assert_eq!(game.sparse.cells.slots.len(), sized);
-        // A game of unknown length starts small; a very long one is sized
-        // for the most moves made room for ahead of play.
-        game.reset(size);
-        assert_eq!(game.sparse.cells.slots.len(), sized);
-        let mut fresh = TicTacToe::with_rules(size, Rules::default());
-        assert!(fresh.sparse.cells.slots.len() < TABLE_MIN * 2);
-        fresh.reset_for_moves(size, u64::MAX - 1);
-        let most = PRESIZED_MAX_MOVES as usize;
-        assert!((most * 4 / 3..most * 4 / 3 + 4).contains(&fresh.sparse.cells.slots.len()));
+        assert_eq!(game.moves_played(), u64::from(played));
+        sizes.dedup();
+        sizes
+    }
+
+    #[test]
+    fn a_game_told_its_length_grows_its_table_fourfold_to_that_length() {
+        let told = table_sizes(5000, 5000);
+        // Fourfold (64 comes and goes within the first batch), then room
+        // for 5000 at 3/4 full.
+        assert_eq!(told, [0, 256, 1024, 4096, 6668]);
+        // Not told: by half, ten times.
+        let untold = table_sizes(u64::MAX, 5000);
+        assert!(untold.len() > 10, "{untold:?}");
+    }
+
+    #[test]
+    fn a_game_that_declares_more_moves_than_it_holds_takes_memory_for_those_it_holds() {
+        // A case that says 2^20 moves and holds 1000 (a truncated file)
+        // has a table for a few thousand, not 11 MiB for a million.
+        let sizes = table_sizes(1 << 20, 1000);
+        let last = *sizes.last().expect("sizes");
+        assert!(last <= 4 * 1000 * 4 / 3 + 64, "{sizes:?}");
     }
 
     /// Cells an input's author can pick so that FxHash (rustc-hash 2's,
