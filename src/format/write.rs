@@ -123,18 +123,8 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     #[inline(always)]
     pub fn push_numbers(&mut self, numbers: &[u8]) {
         self.buf.reserve(2 * numbers.len());
-        // Four results at a time, as eight bytes of text from a table: the
-        // iterator of pairs the standard library's `extend` took was a call
-        // a batch, most of the results' cost in a file of short games.
-        let mut quads = numbers.chunks_exact(4);
-        for quad in &mut quads {
-            let packed = quad.iter().rev().fold(0, |byte, &number| byte << 2 | (number & 3));
-            self.buf
-                .extend_from_slice(&Self::QUADS[usize::from(packed)]);
-        }
-        for &number in quads.remainder() {
-            self.buf.extend_from_slice(&Self::pair(number));
-        }
+        self.buf
+            .extend(numbers.iter().flat_map(|&number| Self::pair(number)));
         if self.buf.len() > self.spill_at {
             self.pack();
         }
