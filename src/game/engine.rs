@@ -990,11 +990,17 @@ impl Table {
     #[cold]
     fn grow(&mut self, value_bits: u32, hash: impl Fn(u64) -> u64) -> Result<(), NoRoom> {
         let by_half = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
-        // Room for the keys expected, at most 3/4 full; fourfold at most.
+        // Room for the keys expected, at most 3/4 full: fourfold at most,
+        // unless sixfold reaches them. A game 1% over a fourfold step grew
+        // once more by half for its last keys, rehashing all the others.
         let for_expected = self.expected.div_ceil(3).saturating_mul(4);
-        let size = for_expected
-            .min(self.slots.len().saturating_mul(4))
-            .max(by_half);
+        let fourfold = self.slots.len().saturating_mul(4);
+        let step = if for_expected <= self.slots.len().saturating_mul(6) {
+            for_expected
+        } else {
+            fourfold
+        };
+        let size = step.max(by_half);
         let old = self.replace_slots(size)?;
         for &slot in old.iter().filter(|&&slot| slot != 0) {
             let key = slot >> value_bits;
@@ -1008,7 +1014,13 @@ impl Table {
     /// Puts empty slots of `size` in place of the table's, with room to list
     /// the filled ones; returns the old slots.
     fn replace_slots(&mut self, size: usize) -> Result<Box<[u64]>, NoRoom> {
-        let slots = bytemuck::allocation::try_zeroed_slice_box::<u64>(size).map_err(|_| NoRoom)?;
+        // Zeroed by writing, not by the allocator: fresh pages the
+        // allocator leaves zero are mapped on the rehash's first read and
+        // copied on its first write, two page faults each, not one.
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size).map_err(|_| NoRoom)?;
+        slots.resize(size, 0u64);
+        let slots = slots.into_boxed_slice();
         let mut filled = Vec::new();
         filled.try_reserve_exact(size / 32).map_err(|_| NoRoom)?;
         self.filled = filled;
@@ -1885,6 +1897,11 @@ mod tests {
         // Fourfold (64 comes and goes within the first batch), then room
         // for 5000 at 3/4 full.
         assert_eq!(told, [0, 256, 1024, 4096, 6668]);
+        // A game just over a fourfold step reaches its length in one
+        // step of up to sixfold, not in one more by half at its end.
+        let just_over = table_sizes(197_015, 197_015);
+        assert_eq!(just_over.last(), Some(&262_688), "{just_over:?}");
+        assert_eq!(just_over.iter().filter(|&&size| size > 65_536).count(), 1);
         // Not told: by half, ten times.
         let untold = table_sizes(u64::MAX, 5000);
         assert!(untold.len() > 10, "{untold:?}");
