@@ -40,6 +40,24 @@ pub fn read_into(
     Ok(read > 0)
 }
 
+/// Where in `buf` to put the `kept` bytes at absolute offset `first`, so
+/// that the read after them lands on an address with the same offset in
+/// its cache line as the byte's offset in the input: the kernel copies a
+/// file's pages (and a pipe's, when written whole pages at a time) at
+/// half speed or less into a destination out of step with them (see
+/// docs/PERFORMANCE.md). 0 when the buffer has no room for the shift, or
+/// the input so far is shorter than it.
+pub fn read_alignment(buf: &[u8], first: u64, kept: usize) -> usize {
+    const LINE: usize = 64;
+    let address = buf.as_ptr() as usize;
+    // Only the offsets modulo a line matter; truncating `first` keeps them.
+    let start = (first as usize).wrapping_sub(address) % LINE;
+    if kept + start >= buf.len() || first < start as u64 {
+        return 0;
+    }
+    start
+}
+
 /// The space characters that may separate tokens.
 #[inline(always)]
 pub fn is_space(byte: u8) -> bool {
@@ -85,11 +103,15 @@ pub struct Chunks<R> {
     pub end: usize,
     /// First byte that must survive a refill.
     pub keep: usize,
-    /// Absolute offset of `buf[0]` in the input.
+    /// First byte held: the bytes before it are left over from earlier
+    /// reads (see [`read_alignment`]).
+    start: usize,
+    /// Absolute offset of `buf[0]` in the input (that of `buf[start]`, less
+    /// `start`).
     base: u64,
-    /// Newlines before `base`.
+    /// Newlines before `buf[start]`.
     lines_before_base: u64,
-    /// Absolute offset of the first byte of the line that `base` is on.
+    /// Absolute offset of the first byte of the line that `buf[start]` is on.
     line_start_before_base: u64,
     /// Offsets a reader still needs after their bytes are let go of,
     /// in input order; see [`pin`](Self::pin).
@@ -116,6 +138,7 @@ impl<R: Read> Chunks<R> {
             pos: 0,
             end: 0,
             keep: 0,
+            start: 0,
             base: 0,
             lines_before_base: 0,
             line_start_before_base: 0,
@@ -172,19 +195,23 @@ impl<R: Read> Chunks<R> {
             return Ok(false);
         }
         let discard = self.keep;
-        if discard > 0 {
+        if discard > self.start {
             self.resolve_pins(discard);
-            let dropped = &self.buf[..discard];
+            let dropped = &self.buf[self.start..discard];
             let newlines = memchr::memchr_iter(b'\n', dropped).count() as u64;
             if let Some(last) = memchr::memrchr(b'\n', dropped) {
-                self.line_start_before_base = self.base + last as u64 + 1;
+                self.line_start_before_base = self.offset_of(self.start + last + 1);
             }
             self.lines_before_base += newlines;
-            self.buf.copy_within(discard..self.end, 0);
-            self.base += discard as u64;
-            self.pos -= discard;
-            self.end -= discard;
-            self.keep = 0;
+            let first = self.offset_of(discard);
+            let kept = self.end - discard;
+            let start = read_alignment(&self.buf, first, kept);
+            self.buf.copy_within(discard..self.end, start);
+            self.base = first - start as u64;
+            self.start = start;
+            self.pos = self.pos - discard + start;
+            self.end = start + kept;
+            self.keep = start;
         }
         if self.end == self.buf.len() {
             // A record longer than the buffer: grow, so memory follows the
@@ -203,7 +230,10 @@ impl<R: Read> Chunks<R> {
     /// [`unpin_all`](Self::unpin_all).
     #[cold]
     pub fn pin(&mut self, offset: u64) {
-        debug_assert!(offset >= self.base, "pinned after its bytes were let go of");
+        debug_assert!(
+            offset >= self.offset_of(self.start),
+            "pinned after its bytes were let go of"
+        );
         if self.pins.last().is_none_or(|last| last.offset < offset) {
             self.pins.push(Pin {
                 offset,
@@ -245,12 +275,12 @@ impl<R: Read> Chunks<R> {
         // start for each: a LeetCode case pins a token at most refills, and
         // counting the whole buffer for each took half the reading time.
         let (mut line, mut line_start) = (self.lines_before_base, self.line_start_before_base);
-        let mut counted = 0;
+        let mut counted = self.start;
         while let Some(pin) = self.pins.get(self.pins_resolved) {
             if pin.offset >= end {
                 break;
             }
-            let index = pin.offset.saturating_sub(self.base) as usize;
+            let index = (pin.offset.saturating_sub(self.base) as usize).max(self.start);
             let between = &self.buf[counted.min(index)..index];
             line += memchr::memchr_iter(b'\n', between).count() as u64;
             if let Some(last) = memchr::memrchr(b'\n', between) {
@@ -356,7 +386,7 @@ impl<R: Read> Chunks<R> {
     /// the buffer's start.
     #[cold]
     pub fn line_and_column(&self, offset: u64) -> (u64, u64) {
-        if offset < self.base {
+        if offset < self.offset_of(self.start) {
             let resolved = &self.pins[..self.pins_resolved];
             if let Ok(found) = resolved.binary_search_by_key(&offset, |pin| pin.offset) {
                 return resolved[found].place;
@@ -369,10 +399,11 @@ impl<R: Read> Chunks<R> {
             }
         }
         let index = offset.saturating_sub(self.base).min(self.end as u64) as usize;
-        let before = &self.buf[..index];
+        let index = index.max(self.start);
+        let before = &self.buf[self.start..index];
         let line = self.lines_before_base + memchr::memchr_iter(b'\n', before).count() as u64;
         let line_start = match memchr::memrchr(b'\n', before) {
-            Some(last) => self.base + last as u64 + 1,
+            Some(last) => self.offset_of(self.start + last + 1),
             None => self.line_start_before_base,
         };
         (line + 1, offset.saturating_sub(line_start) + 1)
@@ -436,6 +467,7 @@ impl Chunks<io::Empty> {
             buf: bytes,
             pos: 0,
             keep: 0,
+            start: 0,
             base: 0,
             lines_before_base: 0,
             line_start_before_base: 0,
@@ -924,6 +956,54 @@ mod tests {
         for offset in pinned {
             assert_eq!(chunks.line_and_column(offset), expected(offset), "offset {offset}");
         }
+    }
+
+    /// An input that notes, for each read, how far apart the destination's
+    /// place in its cache line and the input offset's are, and returns
+    /// reads of uneven lengths.
+    struct NotingReads<'a> {
+        bytes: &'a [u8],
+        at: usize,
+        out_of_step: Vec<usize>,
+    }
+
+    impl Read for NotingReads<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let len = buf.len().min(self.bytes.len() - self.at).min(1000 + self.at % 4999);
+            if len > 0 {
+                let address = buf.as_ptr() as usize;
+                self.out_of_step.push(address.wrapping_sub(self.at) % 64);
+            }
+            buf[..len].copy_from_slice(&self.bytes[self.at..self.at + len]);
+            self.at += len;
+            Ok(len)
+        }
+    }
+
+    #[test]
+    fn reads_after_a_refill_land_in_step_with_the_input_and_held_bytes_stay_in_place() {
+        let text: Vec<u8> = (0..1_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let input = NotingReads {
+            bytes: &text,
+            at: 0,
+            out_of_step: Vec::new(),
+        };
+        let mut chunks = Chunks::new(input);
+        let mut state = 3_u64;
+        while chunks.refill().expect("in-memory read") {
+            let held = &chunks.bytes()[chunks.keep..chunks.end];
+            let from = chunks.offset_of(chunks.keep) as usize;
+            assert_eq!(held, &text[from..from + held.len()], "at {from}");
+            // Keep a tail of up to 200 bytes, as a reader keeps a record.
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let tail = ((state >> 33) as usize % 200).min(chunks.end - chunks.keep - 1);
+            chunks.pos = chunks.end;
+            chunks.keep = chunks.end - tail;
+        }
+        let out_of_step = &chunks.inner.out_of_step;
+        assert!(out_of_step.len() > 200, "{} reads", out_of_step.len());
+        // The first read goes to the buffer's start, wherever that is.
+        assert!(out_of_step[1..].iter().all(|&apart| apart == 0), "{out_of_step:?}");
     }
 
     #[test]
