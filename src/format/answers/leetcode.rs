@@ -177,6 +177,13 @@ impl<R: Read> Read for Lines<R> {
             let raw = &buffer[..read];
             let mut index = 0;
             while index < raw.len() {
+                // A line's usual start and end, `[null` and `]` then LF, at
+                // once: what `step` makes of them byte by byte. A file of
+                // short games is mostly these.
+                if self.state == State::LineStart && raw.get(index..index + 5) == Some(b"[null") {
+                    index += 5;
+                    self.state = State::AfterElement;
+                }
                 // The usual run, `,R` for a one-digit result R before `,`
                 // or `]`, a pair of bytes at a time: what `step` makes of it.
                 // (Entered after a comma too: a run cut by the end of a read
@@ -194,6 +201,12 @@ impl<R: Read> Read for Lines<R> {
                     {
                         out.extend_from_slice(&[result, b' ']);
                         index += 2;
+                    }
+                    if raw.get(index..index + 2) == Some(b"]\n") {
+                        out.push(b'\n');
+                        index += 2;
+                        self.state = State::LineStart;
+                        continue;
                     }
                 }
                 let Some(&byte) = raw.get(index) else { break };
