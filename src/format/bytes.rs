@@ -43,11 +43,10 @@ pub fn read_into(
 /// Where in `buf` to put the `kept` bytes at absolute offset `first`, so
 /// that the read after them lands on an address with the same offset in
 /// its cache line as the byte's offset in the input: the kernel copies a
-/// file's pages (and a pipe's, when written whole pages at a time) at
-/// half speed or less into a destination out of step with them (see
-/// docs/PERFORMANCE.md). 0 when the buffer has no room for the shift, or
-/// the input so far is shorter than it.
-pub fn read_alignment(buf: &[u8], first: u64, kept: usize) -> usize {
+/// file's page-cache pages at half speed or less into a destination out of
+/// step with them (see docs/PERFORMANCE.md). 0 when the buffer has no room
+/// for the shift, or the input so far is shorter than it.
+fn read_alignment(buf: &[u8], first: u64, kept: usize) -> usize {
     const LINE: usize = 64;
     let address = buf.as_ptr() as usize;
     // Only the offsets modulo a line matter; truncating `first` keeps them.
