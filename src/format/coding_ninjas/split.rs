@@ -280,7 +280,9 @@ impl<R: Read> Splitter<R> {
                     return Ok(u64::try_from(value).ok());
                 }
                 Scanned::Incomplete => {
-                    if !self.fill()? {
+                    // A read that finds the input's end makes the token whole:
+                    // scanned again, it ends there.
+                    if !self.fill()? && !self.eof {
                         return Ok(None);
                     }
                 }
@@ -344,9 +346,13 @@ impl<R: Read> Splitter<R> {
                 }
                 return Ok(Found::End);
             }
-            if !self.fill()? {
-                return Ok(if self.eof { Found::End } else { Found::TooLong });
+            if !self.fill()? && !self.eof {
+                return Ok(Found::TooLong);
             }
+            // A read that finds the input's end goes round once more: the
+            // bytes left, fewer than a block, are scanned one by one above.
+            // (Returning `End` here left the last cases of almost every
+            // input to the streaming reader.)
         }
     }
 
@@ -400,4 +406,57 @@ impl<R: Read> Splitter<R> {
 /// allocation maps zero pages: no memset.
 pub fn zeroed(size: usize) -> io::Result<Vec<u8>> {
     bytemuck::allocation::try_zeroed_vec(size).map_err(|()| io::ErrorKind::OutOfMemory.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts of `text` cut at `part_bytes`, and whether the splitter
+    /// followed it to its end (no [`Next::Rest`]).
+    fn split(text: &[u8], part_bytes: usize) -> (Vec<u8>, bool) {
+        let mut splitter = Splitter::new(text, part_bytes);
+        let mut joined = Vec::new();
+        let mut spare = Vec::new();
+        loop {
+            match splitter.next_part(spare).expect("in-memory read") {
+                Next::Part(part) => {
+                    assert_eq!(part.start.offset, joined.len() as u64);
+                    joined.extend_from_slice(&part.bytes[..part.len]);
+                    if part.cases.last.is_none() {
+                        return (joined, true);
+                    }
+                    spare = part.bytes;
+                }
+                Next::Rest(rest) => {
+                    assert_eq!(rest.start.offset, joined.len() as u64);
+                    joined.extend_from_slice(&rest.bytes[..rest.len]);
+                    return (joined, false);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_splitter_follows_an_input_to_its_last_byte() {
+        let mut text = String::from("3000\n");
+        for case in 0..3000 {
+            let moves = case % 7;
+            text += &format!("{}\n{moves}\n", 3 + case % 5);
+            for m in 0..moves {
+                text += &format!("{} {} {}\n", m % 3, m / 3, 1 + m % 2);
+            }
+        }
+        for part_bytes in [64, 4096, 1 << 20] {
+            let (joined, to_the_end) = split(text.as_bytes(), part_bytes);
+            assert_eq!(joined, text.as_bytes());
+            assert!(to_the_end, "parts of {part_bytes}");
+        }
+        // Without a last LF: a last token at the input's very end, one the
+        // first read holds whole (a count of 70 digits) among them.
+        let long_count = format!("1\n3\n{}", "0".repeat(70));
+        for tiny in ["1\n3\n1\n0 0 1", "1\n3\n0", "0", &long_count] {
+            assert_eq!(split(tiny.as_bytes(), 4096), (tiny.as_bytes().to_vec(), true), "{tiny:?}");
+        }
+    }
 }
