@@ -90,6 +90,22 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
         }
     }
 
+    /// The text of four results (0, 1 or 2), given one a byte from the
+    /// lowest: each byte moved to its own 16-bit lane, where adding the
+    /// pair's fixed bytes makes the text (no lane carries into the next).
+    #[inline(always)]
+    const fn quad_text(results: u32) -> [u8; 8] {
+        let word = results as u64;
+        let spread = (word & 0xff)
+            | (word & 0xff00) << 8
+            | (word & 0xff_0000) << 16
+            | (word & 0xff00_0000) << 24;
+        // The digit is a pair's first byte (Coding Ninjas) or its second.
+        let spread = if LEETCODE { spread << 8 } else { spread };
+        let zeros = u16::from_le_bytes(Self::pair(0)) as u64 * 0x0001_0001_0001_0001;
+        (spread + zeros).to_le_bytes()
+    }
+
     /// Entry b: the text of the four results packed in byte b (values 3
     /// never occur).
     const QUADS: [[u8; 8]; 256] = {
@@ -122,9 +138,22 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     /// Appends the results (0, 1 or 2 each) of a batch of moves.
     #[inline(always)]
     pub fn push_numbers(&mut self, numbers: &[u8]) {
-        self.buf.reserve(2 * numbers.len());
-        self.buf
-            .extend(numbers.iter().flat_map(|&number| Self::pair(number)));
+        // Four results' text at a time, each a fixed-size store: a batch of
+        // a short case holds a handful of results, and an iterator's
+        // extend costs more in its setup than in its bytes.
+        self.buf.reserve(2 * numbers.len() + 8);
+        let (quads, rest) = numbers.as_chunks::<4>();
+        for &quad in quads {
+            self.buf
+                .extend_from_slice(&Self::quad_text(u32::from_le_bytes(quad)));
+        }
+        if !rest.is_empty() {
+            // The whole quad's text, then the pairs of the missing results off again.
+            let len = self.buf.len() + 2 * rest.len();
+            let word = rest.iter().rev().fold(0, |word, &number| word << 8 | u32::from(number));
+            self.buf.extend_from_slice(&Self::quad_text(word));
+            self.buf.truncate(len);
+        }
         if self.buf.len() > self.spill_at {
             self.pack();
         }
@@ -387,6 +416,34 @@ mod tests {
             assert!(out == expected.as_bytes(), "Coding Ninjas lines differ");
             let out = written(ResultWriter::leetcode(Vec::new()), &cases, batch);
             assert!(out == expected_leetcode.as_bytes(), "LeetCode lines differ");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn batches_of_any_length_write_what_results_pushed_one_by_one_do(
+            cases in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..14), 0..6),
+            batch in 1usize..9,
+        ) {
+            let one_by_one = |mut writer: ResultWriter<Vec<u8>, false>| {
+                for case in &cases {
+                    writer.begin_case();
+                    for &number in case {
+                        writer.push(Player::from_number(i64::from(number)).map_or(Outcome::NoWin, Outcome::Win));
+                    }
+                    writer.end_case().expect("in memory");
+                }
+                writer.finish().expect("in memory");
+                std::mem::take(writer.get_mut())
+            };
+            let out = written(ResultWriter::new(Vec::new()), &cases, batch);
+            proptest::prop_assert_eq!(out, one_by_one(ResultWriter::new(Vec::new())));
+            let lines: String = cases
+                .iter()
+                .map(|case| format!("[null{}]\n", case.iter().map(|n| format!(",{n}")).collect::<String>()))
+                .collect();
+            let out = written(ResultWriter::leetcode(Vec::new()), &cases, batch);
+            proptest::prop_assert_eq!(String::from_utf8_lossy(&out), lines);
         }
     }
 
