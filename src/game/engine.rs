@@ -1212,7 +1212,25 @@ impl TicTacToe {
     /// memory and time) unless the game reaches N moves after all. Line
     /// sums asked for meanwhile are worked out from the cells, each in
     /// O(moves): for the solving loops, not for a trace of every sum.
+    #[inline]
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
+        let n = size.get();
+        if n <= DENSE_MAX_N && self.store != Store::Sparse {
+            // A file of short games on small boards resets once a few moves:
+            // inlined into the solving loop, with the other stores' work
+            // out of the way.
+            self.dense.reset(n as usize);
+            self.store = Store::Dense;
+            self.begin_game(n);
+            return;
+        }
+        self.reset_other_stores(size, moves);
+    }
+
+    /// [`reset_for_moves`](Self::reset_for_moves) for a game on a packed
+    /// or sparse board, or the first game after a sparse one.
+    #[cold]
+    fn reset_other_stores(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
         let was_sparse = self.store == Store::Sparse;
         self.store = if n <= DENSE_MAX_N {
@@ -1236,6 +1254,12 @@ impl TicTacToe {
         if self.store == Store::Sparse {
             self.sparse.expect_moves(size, moves);
         }
+        self.begin_game(n);
+    }
+
+    /// The game's own state, cleared for a new game on an N x N board.
+    #[inline(always)]
+    fn begin_game(&mut self, n: u32) {
         self.n = n;
         self.diagonal = 0;
         self.anti_diagonal = 0;
