@@ -267,6 +267,92 @@ fn threads_change_nothing_but_the_time() {
     }
 }
 
+/// Three cases, the second one game of 100,000 moves on a board of 2000
+/// (about 1.2 MB, cut into slices on several threads), with move `at` of
+/// it written as `line`, or the input cut off there when `line` is `None`.
+fn file_with_a_long_case(at: usize, line: Option<&str>) -> Vec<u8> {
+    let n = 2000;
+    let moves = 100_000;
+    let mut text = format!("3\n3\n2\n0 0 1\n1 1 2\n{n}\n{moves}\n");
+    for index in 0..moves {
+        if index == at {
+            match line {
+                Some(line) => {
+                    text.push_str(line);
+                    text.push('\n');
+                    continue;
+                }
+                None => return text.into_bytes(),
+            }
+        }
+        // Row by row, every seventh column first: no cell twice, no line filled.
+        let (row, col) = (index / n, (index % n) * 7 % n);
+        text.push_str(&format!("{row} {col} {}\n", 1 + index % 2));
+    }
+    text.push_str("3\n3\n0 0 1\n0 1 2\n2 2 1\n");
+    text.into_bytes()
+}
+
+#[test]
+fn a_long_case_in_slices_gives_the_streams_output_and_error() {
+    let inputs = [
+        ("valid", file_with_a_long_case(usize::MAX, None)),
+        ("a taken cell", file_with_a_long_case(70_001, Some("0 0 2"))),
+        (
+            "a player out of turn",
+            file_with_a_long_case(65_000, Some("32 1 2")),
+        ),
+        (
+            "not a number",
+            file_with_a_long_case(90_000, Some("45 x 1")),
+        ),
+        (
+            "past u32",
+            file_with_a_long_case(40_000, Some("20 5000000000 1")),
+        ),
+        ("a sign", file_with_a_long_case(99_999, Some("-1 0 2"))),
+        ("cut off", file_with_a_long_case(80_000, None)),
+        ("an extra case", {
+            let mut input = file_with_a_long_case(usize::MAX, None);
+            input.extend_from_slice(b"3\n0\n");
+            input
+        }),
+        ("CRLF", {
+            let input = file_with_a_long_case(usize::MAX, None);
+            String::from_utf8(input)
+                .expect("ASCII")
+                .replace('\n', "\r\n")
+                .into_bytes()
+        }),
+    ];
+    for (what, input) in inputs {
+        let run = |threads: &str| {
+            let output = tictactoe()
+                .args(["--threads", threads])
+                .write_stdin(input.clone())
+                .output()
+                .expect("binary runs");
+            (output.status.code(), output.stdout, output.stderr)
+        };
+        let streamed = run("1");
+        let valid = matches!(what, "valid" | "CRLF");
+        assert_eq!(streamed.0, Some(if valid { 0 } else { 65 }), "{what}");
+        // An error inside the long case leaves only the first case's line.
+        let lines = streamed.1.iter().filter(|&&byte| byte == b'\n').count();
+        let whole = valid || what == "an extra case";
+        assert_eq!(lines, if whole { 3 } else { 1 }, "{what}");
+        for threads in ["0", "2", "3"] {
+            let split = run(threads);
+            assert!(
+                split == streamed,
+                "{what}, --threads {threads}: {:?} against {:?}",
+                String::from_utf8_lossy(&split.2),
+                String::from_utf8_lossy(&streamed.2)
+            );
+        }
+    }
+}
+
 #[test]
 fn a_huge_thread_count_is_capped_and_changes_nothing() {
     let generated = tictactoe()

@@ -274,6 +274,17 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
         Ok(())
     }
 
+    /// Writes lines made elsewhere (by another writer, on another thread)
+    /// after the completed lines; call it with no case in progress.
+    pub fn write_lines(&mut self, lines: &[u8]) -> io::Result<()> {
+        debug_assert!(self.case_start.is_none(), "lines written inside a case");
+        if !self.buf.is_empty() {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        self.out.write_all(lines)
+    }
+
     /// Writes every completed line, drops a case left in progress, and flushes.
     pub fn finish(&mut self) -> io::Result<()> {
         if let Some(start) = self.case_start.take() {

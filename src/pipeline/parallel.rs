@@ -10,16 +10,22 @@
 //! the same work for every case, so whole cases in parallel scale with the
 //! cores where a pipeline of reader and engine would stop at two stages.
 //!
+//! A case too long for a part is cut into slices of its moves. Workers
+//! read a slice's moves; this thread plays them in order on its own board
+//! and writes the case's line. A slice whose reading stopped early, or
+//! whose move the game refuses, is read again here the plain way, so the
+//! error is the streaming reader's exactly.
+//!
 //! The pool that runs jobs on threads and hands results back in order
 //! (`Ordered`) serves `validate` too.
 
 use crate::error::{Error, InputName};
 use crate::format::bytes::{CHUNK, Chunks};
-use crate::format::coding_ninjas::read::{MoveBatch, Reader};
+use crate::format::coding_ninjas::read::{CaseHeader, MoveBatch, MoveFields, Reader};
 use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter, zeroed};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
-use crate::game::{BoardSize, Rules, TicTacToe};
+use crate::game::{BoardSize, MoveError, TicTacToe};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -33,17 +39,22 @@ const IN_FLIGHT: usize = 2;
 /// that cap it (the default is 2 MiB a thread).
 pub(crate) const WORKER_STACK: usize = 256 * 1024;
 
-/// A part to solve, with a buffer for its output.
+/// A part to solve, with buffers for its output and a slice's moves.
 struct Job {
     part: Part,
     output: Vec<u8>,
+    moves: Vec<[u32; 3]>,
 }
 
-/// A solved part: its output (the lines of its completed cases), its buffer
-/// back for reuse, and how solving ended.
+/// A solved part: its output (the lines of its completed cases), the part
+/// (its buffer back for reuse), and how solving ended. For a slice: its
+/// case's header if it starts with it, and the moves read, fewer than the
+/// slice's where reading stopped.
 struct Solved {
+    part: Part,
     output: Vec<u8>,
-    bytes: Vec<u8>,
+    moves: Vec<[u32; 3]>,
+    header: Option<CaseHeader>,
     result: Result<(), Error>,
 }
 
@@ -120,21 +131,36 @@ pub fn solve<W: Write>(
     output: &mut W,
     split: Split,
 ) -> Result<(), Error> {
+    let mut writer = ResultWriter::new(output);
+    let solved = solve_into(input, name, game, &mut writer, split);
+    let finished = writer.finish().map_err(Error::Write);
+    solved.and(finished)
+}
+
+/// [`solve`] onto a writer of result lines.
+fn solve_into<W: Write>(
+    input: impl Read,
+    name: InputName,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+    split: Split,
+) -> Result<(), Error> {
     if split.workers == 1 {
-        return solve_with(Reader::new(input, name), game, output);
+        return solve_cases(&mut Reader::new(input, name), game, writer);
     }
     let read_error = |source| Error::Read {
         input: name.clone(),
         source,
     };
-    let (first, mut splitter, workers) = match begin(input, split).map_err(read_error)? {
+    let slicing = true;
+    let (first, mut splitter, workers) = match begin(input, split, slicing).map_err(read_error)? {
         // One part (every bundled example, most judges' files): solved
         // here, with no thread started.
         Begun::Whole(part) => {
             let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
-            return solve_with(Reader::of_part(chunks, name, part.cases), game, output);
+            return solve_cases(&mut Reader::of_part(chunks, name, part.cases), game, writer);
         }
-        Begun::Stream(stream) => return solve_with(Reader::new(stream, name), game, output),
+        Begun::Stream(stream) => return solve_cases(&mut Reader::new(stream, name), game, writer),
         Begun::Parts {
             first,
             splitter,
@@ -145,21 +171,23 @@ pub fn solve<W: Write>(
         workers,
         part_bytes: split.part_bytes,
     };
-    let rules = game.rules();
-    let rest = match solve_parts(first, &mut splitter, &name, rules, split, output)? {
+    let mut sequencer = Sequencer { writer, game, name: &name };
+    let rest = match solve_parts(first, &mut splitter, split, &mut sequencer)? {
         Progress::All => return Ok(()),
         Progress::Before(rest) => rest,
         // No thread could be started (a sandbox's limit on processes): the
         // same output, read as one stream here.
         Progress::Unstarted(first) => {
-            return solve_with(Reader::new(unsplit(first, splitter), name), game, output);
+            let mut reader = Reader::new(unsplit(first, splitter), name);
+            return solve_cases(&mut reader, game, writer);
         }
     };
     // What the splitter could not follow: the streaming reader goes on from
-    // the last case start it found.
+    // the last case start it found, or inside a long case from the last
+    // slice's end, with the case's board and line as the slices left them.
     let (start, cases) = (rest.start, rest.cases);
     let chunks = Chunks::resume(part_bytes(rest).chain(splitter.into_input()), start);
-    solve_with(Reader::of_part(chunks, name, cases), game, output)
+    solve_cases(&mut Reader::of_part(chunks, name, cases), game, writer)
 }
 
 /// A part's bytes, as a stream.
@@ -189,11 +217,17 @@ pub(crate) enum Begun<R> {
 }
 
 /// Splits off the first part of `input` and decides how to go on: shared
-/// by `solve` and `validate`.
-pub(crate) fn begin<R: Read>(input: R, split: Split) -> io::Result<Begun<R>> {
+/// by `solve` and `validate`. `slicing`: long cases are cut into slices
+/// of their moves (see [`Splitter::slicing`]).
+pub(crate) fn begin<R: Read>(input: R, split: Split, slicing: bool) -> io::Result<Begun<R>> {
     let mut splitter = Splitter::new(input, split.part_bytes);
+    if slicing {
+        splitter = splitter.slicing();
+    }
     let first = match splitter.next_part(Vec::new())? {
-        Next::Part(part) if part.cases.last.is_none() => return Ok(Begun::Whole(part)),
+        Next::Part(part) if part.cases.last.is_none() && part.slice.is_none() => {
+            return Ok(Begun::Whole(part));
+        }
         Next::Rest(rest) => {
             let nothing = io::Cursor::new(Vec::new()).take(0);
             let stream = part_bytes(rest).chain(nothing).chain(splitter.into_input());
@@ -222,18 +256,6 @@ pub(crate) fn unsplit<R: Read>(first: Part, splitter: Splitter<R>) -> Unsplit<R>
 /// An input read as one stream after its first part was split off.
 pub(crate) type Unsplit<R> = io::Chain<io::Chain<Buffered, Buffered>, R>;
 
-/// Solves what `reader` reads, writing every completed case.
-fn solve_with<R: Read, W: Write>(
-    mut reader: Reader<R>,
-    game: &mut TicTacToe,
-    output: &mut W,
-) -> Result<(), Error> {
-    let mut writer = ResultWriter::new(output);
-    let solved = solve_cases(&mut reader, game, &mut writer);
-    let finished = writer.finish().map_err(Error::Write);
-    solved.and(finished)
-}
-
 /// How far the workers went.
 enum Progress {
     /// The whole input is solved and written.
@@ -249,15 +271,14 @@ enum Progress {
 fn solve_parts<R: Read, W: Write>(
     first: Part,
     splitter: &mut Splitter<R>,
-    name: &InputName,
-    rules: Rules,
     split: Split,
-    output: &mut W,
+    output: &mut Sequencer<'_, W>,
 ) -> Result<Progress, Error> {
     let Split {
         workers,
         part_bytes,
     } = split;
+    let (name, rules) = (output.name, output.game.rules());
     let worker = || {
         let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
         let mut writer = ResultWriter::new(Vec::new());
@@ -271,6 +292,7 @@ fn solve_parts<R: Read, W: Write>(
             workers,
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
+            spare_moves: Vec::new(),
             buffers_made: 0,
             output_room: (part_bytes + CHUNK) / 2 + 2,
             buffer_bytes: part_bytes + CHUNK,
@@ -298,7 +320,7 @@ fn solve_parts<R: Read, W: Write>(
                     // as the streaming reader would have.
                     pool.write_all(output)?;
                     return Err(Error::Read {
-                        input: name.clone(),
+                        input: output.name.clone(),
                         source,
                     });
                 }
@@ -405,6 +427,7 @@ struct Pool {
     workers: Ordered<Job, Solved>,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
+    spare_moves: Vec<Vec<[u32; 3]>>,
     /// Input buffers handed to the splitter so far.
     buffers_made: usize,
     /// The room every output buffer gets: half a usual part's buffer.
@@ -416,22 +439,30 @@ struct Pool {
 impl Pool {
     /// Sends a part to the next worker, first writing the oldest part's
     /// output if the workers have enough in hand.
-    fn send(&mut self, part: Part, output: &mut impl Write) -> Result<(), Error> {
+    fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
         while !self.workers.has_room() {
             self.write_next(output)?;
         }
-        // A part's output is at most half its length, plus a line: a move
-        // takes at least 6 bytes and writes 2, a case at least 4 and writes 1.
-        // Room for it all up front means no buffer grows on a worker; one
-        // size for every usual part means none is ever reallocated.
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
         output_buffer.clear();
-        output_buffer
-            .try_reserve((part.len / 2 + 2).max(self.output_room))
-            .map_err(|_| Error::Write(io::ErrorKind::OutOfMemory.into()))?;
+        let mut moves = Vec::new();
+        if part.slice.is_some() {
+            // A slice writes no output: its moves are played here.
+            moves = self.spare_moves.pop().unwrap_or_default();
+        } else {
+            // A part's output is at most half its length, plus a line: a
+            // move takes at least 6 bytes and writes 2, a case at least 4
+            // and writes 1. Room for it all up front means no buffer grows
+            // on a worker; one size for every usual part means none is
+            // ever reallocated.
+            output_buffer
+                .try_reserve((part.len / 2 + 2).max(self.output_room))
+                .map_err(|_| Error::Write(io::ErrorKind::OutOfMemory.into()))?;
+        }
         let job = Job {
             part,
             output: output_buffer,
+            moves,
         };
         if !self.workers.send(job) {
             return Err(worker_lost());
@@ -443,7 +474,7 @@ impl Pool {
     /// exist than can be in use at once, or else the oldest part's, once
     /// its output is written. So as many buffers are made for a 5 MB input
     /// as for a 500 MB one, whatever the timing, and peak memory is the same.
-    fn spare_buffer(&mut self, output: &mut impl Write) -> Result<Vec<u8>, Error> {
+    fn spare_buffer<W: Write>(&mut self, output: &mut Sequencer<'_, W>) -> Result<Vec<u8>, Error> {
         if let Some(buffer) = self.spare_bytes.pop() {
             return Ok(buffer);
         }
@@ -463,7 +494,7 @@ impl Pool {
     }
 
     /// Writes the output of every part sent.
-    fn write_all(&mut self, output: &mut impl Write) -> Result<(), Error> {
+    fn write_all<W: Write>(&mut self, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
         while self.workers.pending() {
             self.write_next(output)?;
         }
@@ -471,17 +502,121 @@ impl Pool {
     }
 
     /// Waits for the oldest unwritten part and writes its output: its
-    /// completed lines even when it failed, and then its error.
-    fn write_next(&mut self, output: &mut impl Write) -> Result<(), Error> {
-        let Some(solved) = self.workers.receive() else {
+    /// completed lines even when it failed, and then its error. A slice's
+    /// moves are played here.
+    fn write_next<W: Write>(&mut self, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
+        let Some(mut solved) = self.workers.receive() else {
             return Err(worker_lost());
         };
-        output.write_all(&solved.output).map_err(Error::Write)?;
-        solved.result?;
-        self.spare_bytes.push(solved.bytes);
+        if solved.part.slice.is_some() {
+            output.play_slice(&mut solved)?;
+        } else {
+            output.writer.write_lines(&solved.output).map_err(Error::Write)?;
+            solved.result?;
+        }
+        self.spare_bytes.push(solved.part.bytes);
         self.spare_outputs.push(solved.output);
+        self.spare_moves.push(solved.moves);
         Ok(())
     }
+}
+
+/// This thread's share of the work: the output in input order, and the
+/// long cases' moves played on its board.
+struct Sequencer<'a, W: Write> {
+    writer: &'a mut ResultWriter<W>,
+    game: &'a mut TicTacToe,
+    name: &'a InputName,
+}
+
+impl<W: Write> Sequencer<'_, W> {
+    /// Plays a slice's moves as read by a worker, and completes its case's
+    /// line if it is the case's last. Where the worker's reading stopped
+    /// early or the game refuses a move, the slice is read again here.
+    fn play_slice(&mut self, solved: &mut Solved) -> Result<(), Error> {
+        let part = &solved.part;
+        let slice = part.slice.unwrap_or(0);
+        let (declared, played) = match (part.cases.within, solved.header) {
+            (Some(within), _) => (within.declared, within.played),
+            (None, Some(header)) => {
+                self.game.reset_for_moves(header.size, header.moves);
+                self.writer.begin_case();
+                (header.moves, 0)
+            }
+            // The header could not be read: the reader's error, again.
+            (None, None) => return self.read_again(&mut solved.part, Stop::Read(0)),
+        };
+        let mut outcomes = [0; BATCH];
+        for (batch, moves) in solved.moves.chunks(BATCH).enumerate() {
+            let outcomes = &mut outcomes[..moves.len()];
+            if let Err((index, why)) = self.game.play_batch(moves, outcomes) {
+                self.writer.push_numbers(&outcomes[..index]);
+                let refused = Stop::Refused((batch * BATCH + index) as u64, why);
+                return self.read_again(&mut solved.part, refused);
+            }
+            self.writer.push_numbers(outcomes);
+        }
+        let read = solved.moves.len() as u64;
+        if read < slice {
+            self.read_again(&mut solved.part, Stop::Read(read))?;
+        }
+        if played + slice == declared {
+            self.writer.end_case().map_err(Error::Write)?;
+        }
+        Ok(())
+    }
+
+    /// Reads a slice again from its start the plain way, to where a
+    /// worker's reading stopped (the moves before are played already) and
+    /// goes on from there as the streaming reader would, or to the move the
+    /// game refused, for the streaming reader's error exactly.
+    #[cold]
+    fn read_again(&mut self, part: &mut Part, stop: Stop) -> Result<(), Error> {
+        let bytes = std::mem::take(&mut part.bytes);
+        let chunks = Chunks::of_bytes(bytes, part.len, part.start);
+        let mut reader = Reader::of_part(chunks, self.name.clone(), part.cases);
+        let result = self.read_slice_again(&mut reader, part, stop);
+        part.bytes = reader.into_buffer();
+        result
+    }
+
+    fn read_slice_again(
+        &mut self,
+        reader: &mut Reader<io::Empty>,
+        part: &Part,
+        stop: Stop,
+    ) -> Result<(), Error> {
+        let slice = part.slice.unwrap_or(0);
+        if part.cases.within.is_none() {
+            let Some(header) = reader.next_case()? else {
+                return Ok(());
+            };
+            if stop == Stop::Read(0) {
+                self.game.reset_for_moves(header.size, header.moves);
+                self.writer.begin_case();
+            }
+        }
+        let (Stop::Read(index) | Stop::Refused(index, _)) = stop;
+        for _ in 0..index {
+            reader.next_move()?;
+        }
+        match stop {
+            Stop::Refused(_, why) => {
+                reader.next_move()?;
+                Err(reader.reject(why))
+            }
+            Stop::Read(read) => play_moves(reader, self.game, self.writer, slice - read),
+        }
+    }
+}
+
+/// Where a slice's moves stopped being played from a worker's reading.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    /// The worker read this many moves and stopped.
+    Read(u64),
+    /// The game refused the move at this index.
+    Refused(u64, MoveError),
 }
 
 /// A worker stopped without an answer: it panicked, and the scope's join
@@ -490,26 +625,97 @@ fn worker_lost() -> Error {
     Error::Write(io::Error::other("a solver thread stopped"))
 }
 
-/// Solves one part into the job's output buffer.
+/// Solves one part into the job's output buffer, or reads a slice's moves.
 fn solve_part(
     job: Job,
     name: &InputName,
     game: &mut TicTacToe,
     writer: &mut ResultWriter<Vec<u8>>,
 ) -> Solved {
-    let Job { part, mut output } = job;
-    output.clear();
-    *writer.get_mut() = output;
-    let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
-    let mut reader = Reader::of_part(chunks, name.clone(), part.cases);
-    let result = solve_cases(&mut reader, game, writer);
-    // Writing to memory cannot fail.
-    let _ = writer.finish();
+    let Job {
+        part,
+        mut output,
+        mut moves,
+    } = job;
+    let Part {
+        bytes,
+        len,
+        start,
+        cases,
+        slice,
+    } = part;
+    let chunks = Chunks::of_bytes(bytes, len, start);
+    let mut reader = Reader::of_part(chunks, name.clone(), cases);
+    let mut header = None;
+    let result = match slice {
+        None => {
+            output.clear();
+            *writer.get_mut() = output;
+            let result = solve_cases(&mut reader, game, writer);
+            // Writing to memory cannot fail.
+            let _ = writer.finish();
+            output = std::mem::take(writer.get_mut());
+            result
+        }
+        Some(slice) => {
+            moves.clear();
+            // An error stops the reading; the slice is read again where its
+            // moves are played, and the error made there.
+            if cases.within.is_none() {
+                header = reader.next_case().ok().flatten();
+            }
+            if cases.within.is_some() || header.is_some() {
+                read_moves(&mut reader, slice, &mut moves);
+            }
+            Ok(())
+        }
+    };
     Solved {
-        output: std::mem::take(writer.get_mut()),
-        bytes: reader.into_buffer(),
+        part: Part {
+            bytes: reader.into_buffer(),
+            len,
+            start,
+            cases,
+            slice,
+        },
+        output,
+        moves,
+        header,
         result,
     }
+}
+
+/// Reads up to `count` moves into `moves`, stopping early at anything
+/// that is not a move of three values that fit a `u32`.
+fn read_moves<R: Read>(reader: &mut Reader<R>, count: u64, moves: &mut Vec<[u32; 3]>) {
+    struct ReadMoves<'a, R>(&'a mut Reader<R>, u64, &'a mut Vec<[u32; 3]>);
+    impl<R: Read> Kernel for ReadMoves<'_, R> {
+        type Output = ();
+        #[inline(always)]
+        fn run<C: Cpu>(self, cpu: C) {
+            let ReadMoves(reader, count, moves) = self;
+            let mut batch = MoveBatch::default();
+            let mut left = count;
+            while left > 0 {
+                let read = reader.fill_batch(cpu, &mut batch, left);
+                if read == 0 {
+                    let Ok(MoveFields { row, col, player }) = reader.next_move() else {
+                        return;
+                    };
+                    let fields = [row, col, player].map(u32::try_from);
+                    let [Ok(row), Ok(col), Ok(player)] = fields else {
+                        return;
+                    };
+                    moves.push([row, col, player]);
+                    left -= 1;
+                    continue;
+                }
+                moves.extend_from_slice(batch.moves());
+                left -= read as u64;
+            }
+        }
+    }
+    dispatch(ReadMoves(reader, count, moves))
 }
 
 /// Solves every case `reader` reads, writing each completed case's line.
@@ -543,31 +749,75 @@ fn solve_cases_inline<C: Cpu, R: Read, W: Write>(
 ) -> Result<(), Error> {
     let mut batch = MoveBatch::default();
     let mut outcomes = [0; BATCH];
+    if let Some(left) = reader.case_in_progress() {
+        // A part that starts inside a case: its board and line are as the
+        // case's earlier slices left them.
+        play_moves_inline(cpu, reader, game, writer, left, &mut batch, &mut outcomes)?;
+        writer.end_case().map_err(Error::Write)?;
+    }
     while let Some(case) = reader.next_case()? {
         game.reset_for_moves(case.size, case.moves);
         writer.begin_case();
-        let mut left = case.moves;
-        while left > 0 {
-            let read = reader.fill_batch(cpu, &mut batch, left);
-            if read == 0 {
-                // Whatever the block scanner leaves: one move the general way.
-                let played = reader.next_move()?;
-                match game.play(played.row, played.col, played.player) {
-                    Ok(outcome) => writer.push(outcome),
-                    Err(why) => return Err(reader.reject(why)),
-                }
-                left -= 1;
-                continue;
-            }
-            let outcomes = &mut outcomes[..read];
-            if let Err((index, why)) = game.play_batch(batch.moves(), outcomes) {
-                writer.push_numbers(&outcomes[..index]);
-                return Err(reader.reject_in_batch(&batch, index, why));
-            }
-            writer.push_numbers(outcomes);
-            left -= read as u64;
-        }
+        play_moves_inline(cpu, reader, game, writer, case.moves, &mut batch, &mut outcomes)?;
         writer.end_case().map_err(Error::Write)?;
+    }
+    Ok(())
+}
+
+/// Reads and plays the next `left` moves of the current case.
+fn play_moves<R: Read, W: Write>(
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+    left: u64,
+) -> Result<(), Error> {
+    struct Play<'a, R, W: Write>(
+        &'a mut Reader<R>,
+        &'a mut TicTacToe,
+        &'a mut ResultWriter<W>,
+        u64,
+    );
+    impl<R: Read, W: Write> Kernel for Play<'_, R, W> {
+        type Output = Result<(), Error>;
+        #[inline(always)]
+        fn run<C: Cpu>(self, cpu: C) -> Result<(), Error> {
+            let (mut batch, mut outcomes) = (MoveBatch::default(), [0; BATCH]);
+            play_moves_inline(cpu, self.0, self.1, self.2, self.3, &mut batch, &mut outcomes)
+        }
+    }
+    dispatch(Play(reader, game, writer, left))
+}
+
+/// [`play_moves`], inlined into each build of [`dispatch`].
+#[inline(always)]
+fn play_moves_inline<C: Cpu, R: Read, W: Write>(
+    cpu: C,
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+    mut left: u64,
+    batch: &mut MoveBatch,
+    outcomes: &mut [u8; BATCH],
+) -> Result<(), Error> {
+    while left > 0 {
+        let read = reader.fill_batch(cpu, batch, left);
+        if read == 0 {
+            // Whatever the block scanner leaves: one move the general way.
+            let played = reader.next_move()?;
+            match game.play(played.row, played.col, played.player) {
+                Ok(outcome) => writer.push(outcome),
+                Err(why) => return Err(reader.reject(why)),
+            }
+            left -= 1;
+            continue;
+        }
+        let outcomes = &mut outcomes[..read];
+        if let Err((index, why)) = game.play_batch(batch.moves(), outcomes) {
+            writer.push_numbers(&outcomes[..index]);
+            return Err(reader.reject_in_batch(batch, index, why));
+        }
+        writer.push_numbers(outcomes);
+        left -= read as u64;
     }
     Ok(())
 }

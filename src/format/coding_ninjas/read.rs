@@ -104,6 +104,18 @@ pub struct PartCases {
     pub before: u64,
     /// The part's last case; `None` for every case to the end of the input.
     pub last: Option<u64>,
+    /// Set when the part starts inside case `before + 1`, after some of
+    /// its moves: a slice of a case too long to hold whole.
+    pub within: Option<CaseWithin>,
+}
+
+/// Where in its case a part that starts inside one starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaseWithin {
+    /// The case's Q.
+    pub declared: u64,
+    /// Its moves before the part.
+    pub played: u64,
 }
 
 impl<R: Read> Reader<R> {
@@ -113,6 +125,7 @@ impl<R: Read> Reader<R> {
             count: None,
             before: 0,
             last: None,
+            within: None,
         };
         Reader::of_part(Chunks::new(input), name, all)
     }
@@ -120,7 +133,13 @@ impl<R: Read> Reader<R> {
     /// A reader of part of an input: `chunks` holds or reads the bytes from
     /// the part's start, and `cases` says which cases they hold. After the
     /// part's last case only space may follow, as after the input's last.
+    /// A part that starts inside a case starts with that case's moves:
+    /// [`Reader::case_in_progress`] says how many are left.
     pub fn of_part(chunks: Chunks<R>, name: InputName, cases: PartCases) -> Reader<R> {
+        let (case, moves, played) = match cases.within {
+            Some(within) => (cases.before + 1, within.declared, within.played),
+            None => (cases.before, 0, 0),
+        };
         Reader {
             chunks,
             block: BlockTokens::default(),
@@ -129,11 +148,17 @@ impl<R: Read> Reader<R> {
             fields_at: [u64::MAX; 3],
             name,
             cases: cases.count,
-            case: cases.before,
-            moves: 0,
-            r#move: 0,
+            case,
+            moves,
+            r#move: played,
             last_case: cases.last,
         }
+    }
+
+    /// The moves left of the case the reader starts inside, if it does
+    /// (see [`PartCases::within`]), before any case is read.
+    pub fn case_in_progress(&self) -> Option<u64> {
+        (self.moves > self.r#move).then(|| self.moves - self.r#move)
     }
 
     /// The reader's buffer, for reuse once reading is done.

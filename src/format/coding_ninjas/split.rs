@@ -5,11 +5,17 @@
 //! any thread; what ties them is only where each case starts. Finding that
 //! takes no parsing of moves: a case is N, Q and then 3Q tokens, so the
 //! splitter reads Q and counts token starts, a 64-byte block at a time.
-//! Anything it does not follow (a sign, a bad header, a case too long to
-//! hold) ends the splitting: the rest goes to the streaming reader, which
-//! reports what is wrong with exactly the message it always gives.
+//! Anything it does not follow (a sign, a bad header, a case whose moves
+//! it cannot cut) ends the splitting: the rest goes to the streaming
+//! reader, which reports what is wrong with exactly the message it always
+//! gives.
+//!
+//! A case longer than a part's buffer is cut too, when the splitter is
+//! asked to ([`Splitter::slicing`]): into slices of its moves, each cut
+//! where a move starts. A slice's moves can be read by any thread, but
+//! they must be played in order, on one board.
 
-use super::read::PartCases;
+use super::read::{CaseWithin, PartCases};
 use crate::format::bytes::{
     BLOCK, CHUNK, Resume, Scanned, buffered_count, is_space, read_into, scan_int,
 };
@@ -25,7 +31,9 @@ const FIRST_BUFFER: usize = 16 * 1024;
 /// A case longer than this is not held whole: from it on, the input is the
 /// streaming reader's, whose memory does not grow with a case. (At 8 MiB,
 /// games of 10^5 moves and more kept a part of several MiB in flight per
-/// worker and twice as many per worker: 50 to 130 MiB on 2 cores.)
+/// worker and twice as many per worker: 50 to 130 MiB on 2 cores.) A
+/// splitter that slices long cases reaches it only where no move starts
+/// to cut at (a run of space as long).
 pub const MAX_PART_BYTES: usize = 1024 * 1024;
 
 /// Whole cases of an input, in memory.
@@ -40,6 +48,10 @@ pub struct Part {
     pub start: Resume,
     /// The cases it holds.
     pub cases: PartCases,
+    /// Set for a slice of one case's moves: the part holds this many moves
+    /// of case `cases.before + 1` (after its header, unless the part
+    /// starts inside it), and nothing else.
+    pub slice: Option<u64>,
 }
 
 /// What the splitter found next.
@@ -104,6 +116,17 @@ pub struct Splitter<R> {
     /// Cases whose start has been found.
     found: u64,
     part_bytes: usize,
+    /// Whether long cases are cut into slices of their moves.
+    slicing: bool,
+    /// The buffer index where the current case's N starts, if the case
+    /// started in the buffer.
+    case_at: Option<usize>,
+    /// The current case's Q.
+    case_moves: u64,
+    /// Set when the buffer starts inside the current case, after a slice.
+    within: Option<CaseWithin>,
+    /// No move starts where the buffer could be cut: let it grow.
+    grow: bool,
 }
 
 impl<R: Read> Splitter<R> {
@@ -128,7 +151,21 @@ impl<R: Read> Splitter<R> {
             count_in_buffer: true,
             before: 0,
             found: 0,
+            slicing: false,
+            case_at: None,
+            case_moves: 0,
+            within: None,
+            grow: false,
         }
+    }
+
+    /// Makes the splitter cut a case whose moves run past a part's buffer
+    /// into slices, instead of handing it and the rest of the input to
+    /// the streaming reader. For callers that play the slices of a case in
+    /// order on one board.
+    pub fn slicing(mut self) -> Splitter<R> {
+        self.slicing = true;
+        self
     }
 
     /// The input, for whoever reads the rest after [`Next::Rest`].
@@ -160,13 +197,23 @@ impl<R: Read> Splitter<R> {
 
     /// [`Splitter::next_part`], inlined into each build of [`dispatch`].
     #[inline(always)]
-    fn next_part_inline<C: Cpu>(&mut self, cpu: C, spare: Vec<u8>) -> io::Result<Next> {
+    fn next_part_inline<C: Cpu>(&mut self, cpu: C, mut spare: Vec<u8>) -> io::Result<Next> {
         loop {
             let start = match self.find_inline(cpu, self.skip)? {
                 Found::At(start) => start,
                 Found::End if self.want == Want::Size && Some(self.found) == self.count => {
-                    return Ok(Next::Part(self.take(self.end, None, spare)?));
+                    // The last case's last slice, if the buffer starts inside it.
+                    let slice = self.within.map(|within| within.declared - within.played);
+                    return Ok(Next::Part(self.take(self.end, None, slice, spare)?));
                 }
+                Found::TooLong if self.moves_pending() => match self.cut_moves(&mut spare)? {
+                    Some(part) => return Ok(Next::Part(part)),
+                    None => {
+                        // Nowhere to cut: the buffer grows as it would without slices.
+                        self.grow = true;
+                        continue;
+                    }
+                },
                 Found::End | Found::TooLong => return Ok(Next::Rest(self.rest())),
             };
             self.skip = 0;
@@ -183,11 +230,18 @@ impl<R: Read> Splitter<R> {
                         // Something after the last case: the reader's error.
                         return Ok(Next::Rest(self.rest()));
                     }
+                    if let Some(within) = self.within {
+                        // The last slice of a long case ends where the next case starts.
+                        let slice = Some(within.declared - within.played);
+                        let last = Some(self.found);
+                        return Ok(Next::Part(self.take(start, last, slice, spare)?));
+                    }
                     if self.found > self.before && start >= self.part_bytes {
                         let last = Some(self.found);
-                        return Ok(Next::Part(self.take(start, last, spare)?));
+                        return Ok(Next::Part(self.take(start, last, None, spare)?));
                     }
                     self.found += 1;
+                    self.case_at = Some(start);
                     self.want = Want::Moves;
                 }
                 Want::Moves => {
@@ -198,16 +252,91 @@ impl<R: Read> Splitter<R> {
                         return Ok(Next::Rest(self.rest()));
                     };
                     self.skip = tokens;
+                    self.case_moves = moves;
                     self.want = Want::Size;
                 }
             }
         }
     }
 
-    /// Cuts off `buf[..at]` as a part whose last case is `last`, keeping the
-    /// bytes after it in `spare`.
+    /// Whether the splitter is passing a case's moves and may cut them.
+    fn moves_pending(&self) -> bool {
+        self.slicing && !self.grow && self.want == Want::Size && self.skip > 0
+    }
+
+    /// Cuts the buffer, full inside a long case's moves: before the case,
+    /// if whole cases come first, else at the start of the last move that
+    /// began in it. `None` if no move starts there but the case's first.
+    /// The scan goes on where it stopped.
+    #[cold]
+    fn cut_moves(&mut self, spare: &mut Vec<u8>) -> io::Result<Option<Part>> {
+        if let Some(case_at) = self.case_at
+            && self.found - 1 > self.before
+        {
+            let part = self.take_scanned(case_at, Some(self.found - 1), None, std::mem::take(spare))?;
+            self.case_at = Some(0);
+            return Ok(Some(part));
+        }
+        // Token starts of the case's moves passed so far, the last maybe cut
+        // off by the buffer's end: back to the row of the move it is in.
+        let started = 3 * self.case_moves - self.skip;
+        if started == 0 {
+            return Ok(None);
+        }
+        let moves_before = (started - 1) / 3;
+        let played = self.within.map_or(0, |within| within.played);
+        let Some(slice) = moves_before.checked_sub(played).filter(|&moves| moves > 0) else {
+            return Ok(None);
+        };
+        let mut back = started - 3 * moves_before;
+        let mut at = self.scanned;
+        while back > 0 {
+            at -= 1;
+            if !is_space(self.buf[at]) && (at == 0 || is_space(self.buf[at - 1])) {
+                back -= 1;
+            }
+        }
+        // Cut at the space before the row, where the reader of the next
+        // slice starts as after a move (usually on its LF).
+        let last = Some(self.found);
+        let part = self.take_scanned(at - 1, last, Some(slice), std::mem::take(spare))?;
+        self.case_at = None;
+        self.within = Some(CaseWithin {
+            declared: self.case_moves,
+            played: played + slice,
+        });
+        Ok(Some(part))
+    }
+
+    /// [`Splitter::take`] inside a case's moves: the scan goes on where it
+    /// stopped instead of finding a case's N again.
+    fn take_scanned(
+        &mut self,
+        at: usize,
+        last: Option<u64>,
+        slice: Option<u64>,
+        spare: Vec<u8>,
+    ) -> io::Result<Part> {
+        let (scanned, in_token) = (self.scanned, self.in_token);
+        let part = self.take(at, last, slice, spare)?;
+        self.scanned = scanned - at;
+        self.in_token = in_token;
+        // The cases before the buffer: all but the one in progress.
+        self.before = self.found - 1;
+        Ok(part)
+    }
+
+    /// Cuts off `buf[..at]` as a part whose last case is `last` (and a slice
+    /// of `slice` moves of it, if set), keeping the bytes after it in
+    /// `spare`.
     /// Fails only when the memory for the new buffer is not there.
-    fn take(&mut self, at: usize, last: Option<u64>, mut spare: Vec<u8>) -> io::Result<Part> {
+    fn take(
+        &mut self,
+        at: usize,
+        last: Option<u64>,
+        slice: Option<u64>,
+        mut spare: Vec<u8>,
+    ) -> io::Result<Part> {
         let tail = self.end - at;
         let size = tail.max(self.part_bytes + CHUNK);
         if spare.len() < size {
@@ -220,6 +349,7 @@ impl<R: Read> Splitter<R> {
             len: at,
             start: self.start,
             cases: self.part_cases(last),
+            slice,
             bytes,
         };
         self.start = self.start.after(&part.bytes[..at]);
@@ -230,6 +360,9 @@ impl<R: Read> Splitter<R> {
         self.block_at = usize::MAX;
         self.count_in_buffer = false;
         self.before = self.found;
+        self.case_at = None;
+        self.within = None;
+        self.grow = false;
         Ok(part)
     }
 
@@ -240,6 +373,7 @@ impl<R: Read> Splitter<R> {
             len: self.end,
             start: self.start,
             cases: self.part_cases(None),
+            slice: None,
         }
     }
 
@@ -252,6 +386,7 @@ impl<R: Read> Splitter<R> {
             },
             before: self.before,
             last,
+            within: self.within,
         }
     }
 
@@ -282,7 +417,7 @@ impl<R: Read> Splitter<R> {
                 Scanned::Incomplete => {
                     // A read that finds the input's end makes the token whole:
                     // scanned again, it ends there.
-                    if !self.fill()? && !self.eof {
+                    if !self.fill(false)? && !self.eof {
                         return Ok(None);
                     }
                 }
@@ -346,7 +481,9 @@ impl<R: Read> Splitter<R> {
                 }
                 return Ok(Found::End);
             }
-            if !self.fill()? && !self.eof {
+            let in_moves = self.want == Want::Size && skip > 0;
+            if !self.fill(in_moves)? && !self.eof {
+                self.skip = skip;
                 return Ok(Found::TooLong);
             }
             // A read that finds the input's end goes round once more: the
@@ -356,9 +493,13 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// Reads more input. False at its end, or when the buffer is full.
-    fn fill(&mut self) -> io::Result<bool> {
+    /// Reads more input. False at its end, or when the buffer is full, or
+    /// (`in_moves`, passing a case's moves) when it holds a slice's worth.
+    fn fill(&mut self, in_moves: bool) -> io::Result<bool> {
         if self.eof {
+            return Ok(false);
+        }
+        if in_moves && self.slicing && !self.grow && self.end >= self.slice_bytes() {
             return Ok(false);
         }
         // Buffers keep their size unless a case outgrows one, so that memory
@@ -392,12 +533,21 @@ impl<R: Read> Splitter<R> {
             }
         }
         let room = self.end + CHUNK.min(self.buf.len() - self.end);
-        read_into(
+        let read = read_into(
             &mut self.input,
             &mut self.buf[..room],
             &mut self.end,
             &mut self.eof,
-        )
+        )?;
+        // Grown past a place to cut at: cutting is tried again at the next fill.
+        self.grow &= !read;
+        Ok(read)
+    }
+
+    /// A long case's slice is cut once the buffer holds this much: a part's
+    /// usual buffer.
+    fn slice_bytes(&self) -> usize {
+        self.part_bytes + CHUNK.min(self.part_bytes / 2)
     }
 }
 
@@ -435,6 +585,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Reads `data` a few hundred bytes at a time, as a pipe may.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let size = buf.len().min(700).min(self.0.len());
+            buf[..size].copy_from_slice(&self.0[..size]);
+            self.0 = &self.0[size..];
+            Ok(size)
+        }
+    }
+
+    #[test]
+    fn a_long_case_is_cut_into_slices_of_whole_moves() {
+        let mut text = String::from("3\n3\n1\n1 1 1\n50\n2000\n");
+        for m in 0..2000 {
+            text += &format!("{} {}  {}\r\n", m / 50, m % 50, 1 + m % 2);
+        }
+        text += "3\n0\n";
+        let mut splitter = Splitter::new(Trickle(text.as_bytes()), 4096).slicing();
+        let (mut joined, mut sliced, mut slices) = (Vec::new(), 0, 0);
+        let mut spare = Vec::new();
+        loop {
+            let Next::Part(part) = splitter.next_part(spare).expect("in-memory read") else {
+                panic!("the splitter stopped at {}", joined.len());
+            };
+            let bytes = &part.bytes[..part.len];
+            if let Some(slice) = part.slice {
+                // Whole moves only: three tokens each, after the header in
+                // the first slice (and T, if the part starts the input).
+                let tokens = bytes.split(|&byte| is_space(byte)).filter(|token| !token.is_empty());
+                let header = match (part.cases.within, part.cases.count) {
+                    (Some(within), _) => {
+                        assert_eq!(within, CaseWithin { declared: 2000, played: sliced });
+                        0
+                    }
+                    (None, Some(_)) => 2,
+                    (None, None) => 3,
+                };
+                assert_eq!(tokens.count() as u64, header + 3 * slice);
+                assert_eq!(part.cases.before, 1);
+                sliced += slice;
+                slices += 1;
+            }
+            joined.extend_from_slice(bytes);
+            if part.cases.last.is_none() {
+                break;
+            }
+            spare = part.bytes;
+        }
+        assert_eq!(joined, text.as_bytes());
+        assert_eq!(sliced, 2000);
+        assert!(slices >= 3, "{slices} slices");
     }
 
     #[test]

@@ -394,7 +394,7 @@ pub fn validate_split(
     if split.workers == 1 {
         return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
     }
-    match begin(input, split)? {
+    match begin(input, split, false)? {
         Begun::Whole(part) => {
             let reader = StrictReader::new(part_bytes(part));
             run_validator(reader, limits, max_errors, whole, empty)
@@ -568,6 +568,7 @@ impl Again {
         let start = failed.start;
         let span = Span::of(PartCases {
             last: None,
+            within: None,
             ..failed.cases
         });
         let mut bytes = failed.bytes;
