@@ -317,6 +317,18 @@ fn a_long_case_in_slices_gives_the_streams_output_and_error() {
             input.extend_from_slice(b"3\n0\n");
             input
         }),
+        ("more moves than cells", {
+            let input = String::from_utf8(file_with_a_long_case(usize::MAX, None)).expect("ASCII");
+            input
+                .replacen("2000\n100000\n", "2000\n4000001\n", 1)
+                .into_bytes()
+        }),
+        ("a bad size", {
+            let input = String::from_utf8(file_with_a_long_case(usize::MAX, None)).expect("ASCII");
+            input
+                .replacen("2000\n100000\n", "2000x\n100000\n", 1)
+                .into_bytes()
+        }),
         ("CRLF", {
             let input = file_with_a_long_case(usize::MAX, None);
             String::from_utf8(input)

@@ -544,7 +544,7 @@ impl<W: Write> Sequencer<'_, W> {
                 (header.moves, 0)
             }
             // The header could not be read: the reader's error, again.
-            (None, None) => return self.read_again(&mut solved.part, Stop::Read(0)),
+            (None, None) => return self.read_again(&mut solved.part, Stop::Header),
         };
         let mut outcomes = [0; BATCH];
         for (batch, moves) in solved.moves.chunks(BATCH).enumerate() {
@@ -591,21 +591,26 @@ impl<W: Write> Sequencer<'_, W> {
             let Some(header) = reader.next_case()? else {
                 return Ok(());
             };
-            if stop == Stop::Read(0) {
+            if stop == Stop::Header {
                 self.game.reset_for_moves(header.size, header.moves);
                 self.writer.begin_case();
             }
         }
-        let (Stop::Read(index) | Stop::Refused(index, _)) = stop;
-        for _ in 0..index {
+        let (skip, refused) = match stop {
+            Stop::Header => (0, None),
+            Stop::Read(read) => (read, None),
+            Stop::Refused(index, why) => (index, Some(why)),
+        };
+        // Moves played already, from the worker's reading.
+        for _ in 0..skip {
             reader.next_move()?;
         }
-        match stop {
-            Stop::Refused(_, why) => {
+        match refused {
+            Some(why) => {
                 reader.next_move()?;
                 Err(reader.reject(why))
             }
-            Stop::Read(read) => play_moves(reader, self.game, self.writer, slice - read),
+            None => play_moves(reader, self.game, self.writer, slice - skip),
         }
     }
 }
@@ -613,6 +618,8 @@ impl<W: Write> Sequencer<'_, W> {
 /// Where a slice's moves stopped being played from a worker's reading.
 #[derive(Clone, Copy, PartialEq)]
 enum Stop {
+    /// The worker could not read the case's header.
+    Header,
     /// The worker read this many moves and stopped.
     Read(u64),
     /// The game refused the move at this index.
