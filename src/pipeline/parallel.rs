@@ -671,7 +671,11 @@ fn solve_part(
             if cases.within.is_none() {
                 header = reader.next_case().ok().flatten();
             }
-            if cases.within.is_some() || header.is_some() {
+            // Room for the slice's moves and no more (a vector grown by
+            // doubling held up to twice), or none read if the memory is
+            // not there: they are then read where they are played.
+            let room = usize::try_from(slice).is_ok_and(|slice| moves.try_reserve_exact(slice).is_ok());
+            if room && (cases.within.is_some() || header.is_some()) {
                 read_moves(&mut reader, slice, &mut moves);
             }
             Ok(())
