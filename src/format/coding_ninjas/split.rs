@@ -521,8 +521,8 @@ impl<R: Read> Splitter<R> {
             };
             let grown = grown.min(MAX_PART_BYTES);
             // A buffer that cannot grow for want of memory ends the splitting
-            // here, as a case too long for a part does: the rest is read
-            // as one stream.
+            // here, as a case with nowhere to cut does: the rest is read as
+            // one stream.
             let Ok(mut buf) = zeroed(grown) else {
                 return Ok(false);
             };
