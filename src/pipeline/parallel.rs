@@ -34,6 +34,13 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 /// busy while the previous part's output is written.
 const IN_FLIGHT: usize = 2;
 
+/// Slices of long cases sent and not yet written, at most, however many
+/// workers there are. A slice in flight holds its bytes and then its moves,
+/// about three times a part's memory; and they are played on one thread, so
+/// more readers ahead of it gain nothing. (With two a worker, eight workers
+/// held 22 MiB on games of 10^5 moves and more.)
+const SLICES_IN_FLIGHT: usize = 4;
+
 /// A worker's stack. Workers keep their data on the heap and recurse
 /// nowhere; a small stack keeps their address space small, for sandboxes
 /// that cap it (the default is 2 MiB a thread).
@@ -294,6 +301,7 @@ fn solve_parts<R: Read, W: Write>(
             spare_outputs: Vec::new(),
             spare_moves: Vec::new(),
             buffers_made: 0,
+            slices_sent: 0,
             output_room: (part_bytes + CHUNK) / 2 + 2,
             buffer_bytes: part_bytes + CHUNK,
         };
@@ -430,6 +438,8 @@ struct Pool {
     spare_moves: Vec<Vec<[u32; 3]>>,
     /// Input buffers handed to the splitter so far.
     buffers_made: usize,
+    /// Slices sent and not yet written.
+    slices_sent: usize,
     /// The room every output buffer gets: half a usual part's buffer.
     output_room: usize,
     /// The size of a usual part's buffer.
@@ -440,9 +450,11 @@ impl Pool {
     /// Sends a part to the next worker, first writing the oldest part's
     /// output if the workers have enough in hand.
     fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
-        while !self.workers.has_room() {
+        let slice = part.slice.is_some();
+        while !self.workers.has_room() || (slice && self.slices_sent >= SLICES_IN_FLIGHT) {
             self.write_next(output)?;
         }
+        self.slices_sent += usize::from(slice);
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
         output_buffer.clear();
         let mut moves = Vec::new();
@@ -509,6 +521,7 @@ impl Pool {
             return Err(worker_lost());
         };
         if solved.part.slice.is_some() {
+            self.slices_sent -= 1;
             output.play_slice(&mut solved)?;
         } else {
             output.writer.write_lines(&solved.output).map_err(Error::Write)?;
