@@ -238,18 +238,21 @@ fn the_hot_loops_baseline_build_changes_nothing_but_the_time() {
     }
 }
 
+/// The status, output and error of solving `input` with `--threads threads`.
+fn solved_on_threads(input: &[u8], threads: &str) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    let output = tictactoe()
+        .args(["--threads", threads])
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("binary runs");
+    (output.status.code(), output.stdout, output.stderr)
+}
+
 #[test]
 fn threads_change_nothing_but_the_time() {
     for bad in [None, Some(15_000)] {
         let input = long_file(30_000, bad);
-        let run = |threads: &str| {
-            let output = tictactoe()
-                .args(["--threads", threads])
-                .write_stdin(input.clone())
-                .output()
-                .expect("binary runs");
-            (output.status.code(), output.stdout, output.stderr)
-        };
+        let run = |threads: &str| solved_on_threads(&input, threads);
         let streamed = run("1");
         assert_eq!(streamed.0, Some(if bad.is_some() { 65 } else { 0 }));
         for threads in ["0", "2", "5"] {
@@ -338,14 +341,7 @@ fn a_long_case_in_slices_gives_the_streams_output_and_error() {
         }),
     ];
     for (what, input) in inputs {
-        let run = |threads: &str| {
-            let output = tictactoe()
-                .args(["--threads", threads])
-                .write_stdin(input.clone())
-                .output()
-                .expect("binary runs");
-            (output.status.code(), output.stdout, output.stderr)
-        };
+        let run = |threads: &str| solved_on_threads(&input, threads);
         let streamed = run("1");
         let valid = matches!(what, "valid" | "CRLF");
         assert_eq!(streamed.0, Some(if valid { 0 } else { 65 }), "{what}");
