@@ -34,12 +34,21 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 /// busy while the previous part's output is written.
 const IN_FLIGHT: usize = 2;
 
-/// Slices of long cases sent and not yet written, at most, however many
-/// workers there are. A slice in flight holds its bytes and then its moves,
-/// about three times a part's memory; and they are played on one thread, so
-/// more readers ahead of it gain nothing. (With two a worker, eight workers
-/// held 22 MiB on games of 10^5 moves and more.)
-const SLICES_IN_FLIGHT: usize = 4;
+/// The memory the parts sent and not yet written may hold, at most,
+/// however many workers there are: a part its bytes, a slice of a long
+/// case three times its bytes (its moves, 12 bytes each, beside them).
+/// Two parts a worker, on eight workers, held 22 MiB on games of 10^5
+/// moves and more, and 33 MiB on cases padded with runs of space to a
+/// MiB. Two workers' parts of the usual size stay under it.
+const IN_FLIGHT_BYTES: usize = 3 * 1024 * 1024;
+
+/// The memory a part in flight holds, as counted against [`IN_FLIGHT_BYTES`].
+fn in_flight_bytes(part: &Part) -> usize {
+    match part.slice {
+        Some(_) => 3 * part.len,
+        None => part.len,
+    }
+}
 
 /// A worker's stack. Workers keep their data on the heap and recurse
 /// nowhere; a small stack keeps their address space small, for sandboxes
@@ -301,7 +310,7 @@ fn solve_parts<R: Read, W: Write>(
             spare_outputs: Vec::new(),
             spare_moves: Vec::new(),
             buffers_made: 0,
-            slices_sent: 0,
+            bytes_sent: 0,
             output_room: (part_bytes + CHUNK) / 2 + 2,
             buffer_bytes: part_bytes + CHUNK,
         };
@@ -438,8 +447,8 @@ struct Pool {
     spare_moves: Vec<Vec<[u32; 3]>>,
     /// Input buffers handed to the splitter so far.
     buffers_made: usize,
-    /// Slices sent and not yet written.
-    slices_sent: usize,
+    /// The memory the parts sent and not yet written hold ([`in_flight_bytes`]).
+    bytes_sent: usize,
     /// The room every output buffer gets: half a usual part's buffer.
     output_room: usize,
     /// The size of a usual part's buffer.
@@ -450,11 +459,13 @@ impl Pool {
     /// Sends a part to the next worker, first writing the oldest part's
     /// output if the workers have enough in hand.
     fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
-        let slice = part.slice.is_some();
-        while !self.workers.has_room() || (slice && self.slices_sent >= SLICES_IN_FLIGHT) {
+        let bytes = in_flight_bytes(&part);
+        while !self.workers.has_room()
+            || (self.workers.pending() && self.bytes_sent + bytes > IN_FLIGHT_BYTES)
+        {
             self.write_next(output)?;
         }
-        self.slices_sent += usize::from(slice);
+        self.bytes_sent += bytes;
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
         output_buffer.clear();
         let mut moves = Vec::new();
@@ -520,8 +531,8 @@ impl Pool {
         let Some(mut solved) = self.workers.receive() else {
             return Err(worker_lost());
         };
+        self.bytes_sent -= in_flight_bytes(&solved.part);
         if solved.part.slice.is_some() {
-            self.slices_sent -= 1;
             output.play_slice(&mut solved)?;
         } else {
             output.writer.write_lines(&solved.output).map_err(Error::Write)?;
