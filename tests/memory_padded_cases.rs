@@ -20,7 +20,7 @@ fn cases_padded_to_a_megabyte_take_less_than_16_mib_on_eight_threads() {
     let cases = 30;
     let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
     let padding = vec![b' '; 1_000_000];
-    write!(file, "{cases}\n").expect("write");
+    writeln!(file, "{cases}").expect("write");
     for _ in 0..cases {
         file.write_all(b"1000\n1\n0 0 1\n").expect("write");
         file.write_all(&padding).expect("write");
