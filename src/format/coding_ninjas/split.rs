@@ -546,9 +546,9 @@ impl<R: Read> Splitter<R> {
 
     /// A long case's slice is cut once the buffer holds this much: half a
     /// part, so that a slice is 128 to 256 KiB. A slice in flight holds its
-    /// moves beside its bytes (12 bytes a move); at a part's 384 KiB, four
-    /// slices of 6 x 10^6 moves on a board of 4000 peaked at 17 MiB, at
-    /// half that 14.5, and as fast.
+    /// moves beside its bytes (12 bytes a move): cut at a part's full
+    /// buffer, slices of games of millions of moves took a process over
+    /// 16 MiB (docs/PERFORMANCE.md has the figures).
     fn slice_bytes(&self) -> usize {
         (self.part_bytes / 2).max(1)
     }
