@@ -540,7 +540,9 @@ impl Pool {
         }
         self.spare_bytes.push(solved.part.bytes);
         self.spare_outputs.push(solved.output);
-        self.spare_moves.push(solved.moves);
+        if solved.part.slice.is_some() {
+            self.spare_moves.push(solved.moves);
+        }
         Ok(())
     }
 }
@@ -567,7 +569,8 @@ impl<W: Write> Sequencer<'_, W> {
                 self.writer.begin_case();
                 (header.moves, 0)
             }
-            // The header could not be read: the reader's error, again.
+            // The header could not be read: the reader's error, again. (A
+            // case's first slice never ends it: its cut is inside the moves.)
             (None, None) => return self.read_again(&mut solved.part, Stop::Header),
         };
         let mut outcomes = [0; BATCH];
@@ -604,6 +607,7 @@ impl<W: Write> Sequencer<'_, W> {
         result
     }
 
+    /// [`Sequencer::read_again`] with the slice's reader made.
     fn read_slice_again(
         &mut self,
         reader: &mut Reader<io::Empty>,
