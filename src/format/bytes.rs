@@ -623,6 +623,23 @@ impl BlockTokens {
         Some((values, row.0, player.0 + player.1))
     }
 
+    /// Takes the next token's value and the block index just past it.
+    /// `None`, leaving the token in place, when no token is left or the
+    /// value does not fit a u32 (as [`take_move`](Self::take_move)).
+    #[inline(always)]
+    pub fn take_value(&mut self, window: &[u8; BLOCK_WINDOW]) -> Option<(u32, usize)> {
+        if self.starts == 0 {
+            return None;
+        }
+        let before = *self;
+        let (start, count) = self.take();
+        let Ok(value) = u32::try_from(token_value(window, start, count)) else {
+            *self = before;
+            return None;
+        };
+        Some((value, start + count))
+    }
+
     /// Whether no token is left.
     #[cfg(test)]
     pub fn is_empty(&self) -> bool {

@@ -334,25 +334,49 @@ impl<R: Read> Reader<R> {
         let mut window = window_at(bytes, at);
         let mut got = 0;
         for slot in &mut batch.moves.0[..want] {
-            if !block.has_move() {
-                window = window_at(bytes, pos);
-                // Not through a closure, which the CPU's build would not
-                // reach: its vector instructions would be calls.
-                block = match window {
-                    Some(window) => BlockTokens::find_in_build(cpu, window),
-                    None => BlockTokens::default(),
-                };
-                at = pos;
-                if !block.has_move() {
+            if let Some(window) = window
+                && block.has_move()
+            {
+                let Some((values, _, player_end)) = block.take_move(window) else {
                     break;
-                }
+                };
+                *slot = values;
+                pos = at + player_end;
+                got += 1;
+                continue;
             }
-            let Some(window) = window else { break };
-            let Some((values, _, player_end)) = block.take_move(window) else {
+            // A move the block holds only part of, or none of: its tokens
+            // one by one, the next block starting after the last one taken.
+            // Started always at the move, a block of moves of 33 bytes (a
+            // file of zero-padded numbers) held one of them, not two.
+            let before = (block, at);
+            let mut end = pos;
+            let mut values = [0; 3];
+            let mut whole = true;
+            for value in &mut values {
+                if block.starts == 0 {
+                    window = window_at(bytes, end);
+                    block = match window {
+                        Some(window) => BlockTokens::find_in_build(cpu, window),
+                        None => BlockTokens::default(),
+                    };
+                    at = end;
+                }
+                let Some((taken, token_end)) = window.and_then(|window| block.take_value(window))
+                else {
+                    whole = false;
+                    break;
+                };
+                *value = taken;
+                end = at + token_end;
+            }
+            if !whole {
+                // The move is the general path's, from its first token.
+                (block, at) = before;
                 break;
-            };
+            }
             *slot = values;
-            pos = at + player_end;
+            pos = end;
             got += 1;
         }
         self.block = block;
@@ -570,5 +594,62 @@ impl<R: Read> Reader<R> {
             input: self.name.clone(),
             error: self.chunks.error_at(offset, case, r#move, kind),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::Baseline;
+
+    /// Moves of zero-padded numbers, 33 bytes each: nearly every other
+    /// one runs past the end of a 64-byte block.
+    fn padded_moves(count: u32) -> (String, Vec<[u32; 3]>) {
+        let moves: Vec<[u32; 3]> = (0..count).map(|i| [i % 97, i / 97, 1 + i % 2]).collect();
+        let mut text = format!("1\n{:010}\n{:010}\n", 100, count);
+        for [r, c, p] in &moves {
+            text.push_str(&format!("{r:010} {c:010} {p:010}\n"));
+        }
+        (text, moves)
+    }
+
+    #[test]
+    fn moves_that_run_past_a_block_are_read_whole_and_in_step() {
+        let (text, moves) = padded_moves(200);
+        let mut reader = Reader::new(text.as_bytes(), InputName::Stdin);
+        assert!(matches!(reader.next_case(), Ok(Some(_))));
+        let mut batch = MoveBatch::default();
+        let mut read = Vec::new();
+        while read.len() < moves.len() {
+            let left = (moves.len() - read.len()) as u64;
+            if reader.fill_batch(Baseline, &mut batch, left) == 0 {
+                // The last few, too near the end for a whole block.
+                let next = reader.next_move().expect("a valid move");
+                let fields = [next.row, next.col, next.player];
+                read.push(fields.map(|field| u32::try_from(field).expect("small")));
+            } else {
+                read.extend_from_slice(batch.moves());
+            }
+        }
+        assert_eq!(read, moves);
+        assert!(matches!(reader.next_case(), Ok(None)));
+    }
+
+    #[test]
+    fn a_move_whose_second_block_will_not_do_is_left_whole_to_the_general_path() {
+        // The block starts at the LF after Q. The first move is bytes 1 to
+        // 50, the second move's row bytes 52 to 61; its column, past u32,
+        // starts at byte 63 and runs into the next block. Space after the
+        // last case lets blocks be read to the end.
+        let first = format!("{:010}{space}{:010}{space}{:010}", 1, 2, 1, space = " ".repeat(10));
+        let text = format!("1\n100\n2\n{first}\n{:010} 99999999999 1\n{}", 3, " ".repeat(100));
+        let mut reader = Reader::new(text.as_bytes(), InputName::Stdin);
+        assert!(matches!(reader.next_case(), Ok(Some(_))));
+        let mut batch = MoveBatch::default();
+        assert_eq!(reader.fill_batch(Baseline, &mut batch, 2), 1);
+        assert_eq!(batch.moves(), [[1, 2, 1]]);
+        assert_eq!(reader.fill_batch(Baseline, &mut batch, 1), 0);
+        let second = reader.next_move().expect("an integer, if not a column");
+        assert_eq!((second.row, second.col), (3, 99_999_999_999));
     }
 }
