@@ -548,8 +548,9 @@ impl Packed {
     /// The 64-bit words of each of the two bitmaps of an `n` x `n` board.
     ///
     /// Also the fewest moves for which the bitmaps take less memory than
-    /// the sparse store, which takes two words a move or so: its table is
-    /// at most 3/4 full, and grows by half. A game of fewer moves is played
+    /// the sparse store, which takes up to two words a move: its table of
+    /// 64-bit slots is at most 3/4 full, and grows by half (32-bit slots,
+    /// at most half full, take up to one and a half). A game of fewer moves is played
     /// there, with its own loop, in less memory: 200,000 moves on N = 8000
     /// took 21 MiB in the bitmaps, which a reset cleared row by row.
     fn bitmap_words(n: usize) -> usize {
@@ -629,13 +630,17 @@ impl Packed {
 /// The hasher is seeded at random for each process: with a fixed one
 /// (FxHash, say), a test file's author can pick cells whose keys all land
 /// in one place, and each move then costs a walk of every cell before it.
+///
+/// The cells' slots are 32 bits wide on boards up to [`NARROW_MAX_N`],
+/// where a cell's key fits them (`CellSlot`): half the memory, and more of
+/// a long game's cells in the cache, where each move looks one up at random.
 #[derive(Debug, Default)]
-struct Sparse {
+struct Sparse<S: CellSlot> {
     hasher: foldhash::fast::RandomState,
     /// Slot: `(row * N + col + 1) << 1 | (1 if player 2's)`; 0 is empty.
-    cells: Table,
+    cells: Table<S>,
     /// Slot: `(line + 1) << 32 | sum as u32`, line `row` or `N + col`; 0 is empty.
-    lines: Table,
+    lines: Table<u64>,
     /// Whether line sums are kept. A game of fewer than N moves can fill
     /// no line, and its moves then cost one table, not two: on huge boards
     /// (N = 10^9, games of 10^5 moves) the lines' table was twice the cells'.
@@ -653,6 +658,63 @@ struct Sparse {
     flat_in_use: bool,
 }
 
+/// The largest board whose cells' keys fit a 32-bit slot: N x N with the
+/// owner's bit is below 2^32.
+const NARROW_MAX_N: u32 = 46_340;
+
+/// A slot of the cells' table of a sparse board: 32 or 64 bits.
+trait CellSlot: Copy + Default + Eq + std::fmt::Debug {
+    /// How full a table of these slots may get: `(k, m)`, k/m of its slots.
+    const MOST_FULL: (usize, usize);
+    /// Keeps a slot's value, which fits.
+    fn of(value: u64) -> Self;
+    /// The slot's value.
+    fn get(self) -> u64;
+    /// The game's sparse store of this width.
+    fn store(game: &mut TicTacToe) -> &mut Sparse<Self>;
+}
+
+impl CellSlot for u32 {
+    /// Half: at half the slot's size, as much memory as 64-bit slots 2/3
+    /// full, and fewer slots a lookup goes through.
+    const MOST_FULL: (usize, usize) = (1, 2);
+
+    #[inline(always)]
+    fn of(value: u64) -> u32 {
+        // Keys of boards up to NARROW_MAX_N, the only ones kept here.
+        value as u32
+    }
+
+    #[inline(always)]
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+
+    #[inline(always)]
+    fn store(game: &mut TicTacToe) -> &mut Sparse<u32> {
+        &mut game.narrow
+    }
+}
+
+impl CellSlot for u64 {
+    const MOST_FULL: (usize, usize) = (3, 4);
+
+    #[inline(always)]
+    fn of(value: u64) -> u64 {
+        value
+    }
+
+    #[inline(always)]
+    fn get(self) -> u64 {
+        self
+    }
+
+    #[inline(always)]
+    fn store(game: &mut TicTacToe) -> &mut Sparse<u64> {
+        &mut game.sparse
+    }
+}
+
 /// Boards up to this size keep their line sums in a flat array (see
 /// `Sparse::flat`) once they keep any.
 const FLAT_LINES_MAX_N: u32 = 1 << 16;
@@ -662,7 +724,7 @@ const CELL_VALUE_BITS: u32 = 1;
 /// Bits of a line slot below its key.
 const LINE_VALUE_BITS: u32 = 32;
 
-impl Sparse {
+impl<S: CellSlot> Sparse<S> {
     /// Clears the last game and starts one on an `n` x `n` board, keeping
     /// line sums from the start if `count_lines` (and the memory is there).
     fn reset(&mut self, n: u32, count_lines: bool) {
@@ -714,7 +776,7 @@ impl Sparse {
     fn owner(&self, n: u32, r: u32, c: u32) -> Option<Player> {
         let key = sparse_key(n, r, c) + 1;
         let slot = self.cells.find(self.hash(key), key, CELL_VALUE_BITS).ok()?;
-        Some(if self.cells.slots[slot] & 1 == 0 {
+        Some(if self.cells.slots[slot].get() & 1 == 0 {
             Player::One
         } else {
             Player::Two
@@ -731,7 +793,7 @@ impl Sparse {
         }
         let key = line + 1;
         match self.lines.find(self.hash(key), key, LINE_VALUE_BITS) {
-            Ok(slot) => self.lines.slots[slot] as u32 as i32,
+            Ok(slot) => self.lines.slots[slot].get() as u32 as i32,
             Err(_) => 0,
         }
     }
@@ -744,12 +806,13 @@ impl Sparse {
         self.cells
             .slots
             .iter()
-            .filter(|&&slot| slot != 0)
-            .filter(|&&slot| {
+            .map(|slot| slot.get())
+            .filter(|&slot| slot != 0)
+            .filter(|&slot| {
                 let key = (slot >> CELL_VALUE_BITS) - 1;
                 key / n == line || n + key % n == line
             })
-            .map(|&slot| if slot & 1 == 0 { 1 } else { -1 })
+            .map(|slot| if slot & 1 == 0 { 1 } else { -1 })
             .sum()
     }
 
@@ -824,6 +887,28 @@ impl Sparse {
         crate::simd::prefetch(&lines.slots, lines.place(self.hash(col)));
     }
 
+    /// Whether the large boards' loop plays this game: not one that keeps
+    /// its sums in the lines' table, whose moves are few, and each costs
+    /// three probes anyway.
+    #[inline(always)]
+    fn plays_fast(&self) -> bool {
+        !self.count_lines || self.flat_in_use
+    }
+
+    /// Prefetches for `play` the slots of the move [`PREFETCH_AHEAD`] after
+    /// move `played` of `moves`, and of the first ones when it is the first.
+    #[inline(always)]
+    fn prefetch_ahead(&self, n: u32, moves: &[[u32; 3]], played: usize) {
+        if played == 0 {
+            for &ahead in moves.iter().take(PREFETCH_AHEAD) {
+                self.prefetch(n, ahead);
+            }
+        }
+        if let Some(&ahead) = moves.get(played + PREFETCH_AHEAD) {
+            self.prefetch(n, ahead);
+        }
+    }
+
     /// Works out the line sums of the cells played, and keeps them from now on.
     #[cold]
     fn start_counting(&mut self, n: u32) -> Result<(), NoRoom> {
@@ -853,7 +938,11 @@ impl Sparse {
         let hash = |key| hasher.hash_one(key);
         let cells = std::mem::take(&mut self.cells.slots);
         let mut counted = Ok(());
-        for &slot in cells.iter().filter(|&&slot| slot != 0) {
+        for slot in cells
+            .iter()
+            .map(|slot| slot.get())
+            .filter(|&slot| slot != 0)
+        {
             if !self.flat_in_use {
                 counted = self.lines.make_room(2, LINE_VALUE_BITS, hash);
             }
@@ -911,13 +1000,13 @@ impl Sparse {
 }
 
 /// An open-addressing table of nonzero one-word slots whose bits above
-/// `value_bits` are the key: linear probing, at most 3/4 full, growing by
-/// half. (Doubling, a game of 2 x 10^5 moves on a huge board could find
+/// `value_bits` are the key: linear probing, at most 3/4 full (half, with
+/// 32-bit slots: `CellSlot::MOST_FULL`), growing by half. (Doubling, a game of 2 x 10^5 moves on a huge board could find
 /// its tables just doubled, at 3/8 full: 12 MiB where 6 would do.)
 #[derive(Debug, Default)]
-struct Table {
+struct Table<S: CellSlot> {
     /// Any length: a hash picks a slot by multiplying, not by masking.
-    slots: Box<[u64]>,
+    slots: Box<[S]>,
     len: usize,
     /// The slots filled, while they are at most 1/32 of the table: a short
     /// game after a long one clears its own slots, not the long one's table.
@@ -932,7 +1021,7 @@ struct Table {
 /// The fewest slots a table has once it holds anything.
 const TABLE_MIN: usize = 64;
 
-impl Table {
+impl<S: CellSlot> Table<S> {
     /// The slot holding `key` (`Ok`), or the empty slot where it would go.
     /// The table must have an empty slot.
     #[inline(always)]
@@ -946,6 +1035,7 @@ impl Table {
                 at = 0;
                 continue;
             };
+            let slot = slot.get();
             if slot == 0 {
                 return Err(at);
             }
@@ -964,7 +1054,7 @@ impl Table {
 
     #[inline(always)]
     fn fill(&mut self, at: usize, slot: u64) {
-        self.slots[at] = slot;
+        self.slots[at] = S::of(slot);
         self.len += 1;
         // Never grows the list: its room is made with the table's.
         if self.filled.len() < self.filled.capacity() {
@@ -981,7 +1071,8 @@ impl Table {
         value_bits: u32,
         hash: impl Fn(u64) -> u64,
     ) -> Result<(), NoRoom> {
-        if (self.len + more) * 4 <= self.slots.len() * 3 {
+        let (k, m) = S::MOST_FULL;
+        if (self.len + more) * m <= self.slots.len() * k {
             return Ok(());
         }
         self.grow(value_bits, hash)
@@ -990,12 +1081,14 @@ impl Table {
     #[cold]
     fn grow(&mut self, value_bits: u32, hash: impl Fn(u64) -> u64) -> Result<(), NoRoom> {
         let by_half = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
-        // Room for the keys expected, at most 3/4 full: fourfold at most,
+        // Room for the keys expected, at most as full as a table may be
+        // (3/4, say): fourfold at most,
         // unless four and a half times reaches them. A game 1% over a
         // fourfold step grew once more by half for its last keys,
         // rehashing all the others. (Sixfold let a file that declares 2^20
         // moves and holds 200,000 take 18 MB.)
-        let for_expected = self.expected.div_ceil(3).saturating_mul(4);
+        let (k, m) = S::MOST_FULL;
+        let for_expected = self.expected.div_ceil(k).saturating_mul(m);
         let fourfold = self.slots.len().saturating_mul(4);
         let step = if for_expected <= fourfold.saturating_add(self.slots.len() / 2) {
             for_expected
@@ -1004,7 +1097,7 @@ impl Table {
         };
         let size = step.max(by_half);
         let old = self.replace_slots(size)?;
-        for &slot in old.iter().filter(|&&slot| slot != 0) {
+        for slot in old.iter().map(|slot| slot.get()).filter(|&slot| slot != 0) {
             let key = slot >> value_bits;
             if let Err(empty) = self.find(hash(key), key, value_bits) {
                 self.fill(empty, slot);
@@ -1015,13 +1108,13 @@ impl Table {
 
     /// Puts empty slots of `size` in place of the table's, with room to list
     /// the filled ones; returns the old slots.
-    fn replace_slots(&mut self, size: usize) -> Result<Box<[u64]>, NoRoom> {
+    fn replace_slots(&mut self, size: usize) -> Result<Box<[S]>, NoRoom> {
         // Zeroed by writing, not by the allocator: fresh pages the
         // allocator leaves zero are mapped on the rehash's first read and
         // copied on its first write, two page faults each, not one.
         let mut slots = Vec::new();
         slots.try_reserve_exact(size).map_err(|_| NoRoom)?;
-        slots.resize(size, 0u64);
+        slots.resize(size, S::default());
         let slots = slots.into_boxed_slice();
         let mut filled = Vec::new();
         filled.try_reserve_exact(size / 32).map_err(|_| NoRoom)?;
@@ -1036,10 +1129,10 @@ impl Table {
     fn clear(&mut self) {
         if self.len <= self.filled.len() {
             for &at in &self.filled {
-                self.slots[at as usize] = 0;
+                self.slots[at as usize] = S::default();
             }
         } else {
-            self.slots.fill(0);
+            self.slots.fill(S::default());
         }
         self.filled.clear();
         self.len = 0;
@@ -1065,10 +1158,10 @@ trait LargeBoard {
     fn mark(&mut self, n: u32, move_: [u32; 3], place: u64) -> Option<(i32, i32)>;
 }
 
-impl LargeBoard for Sparse {
+impl<S: CellSlot> LargeBoard for Sparse<S> {
     #[inline(always)]
     fn of(game: &mut TicTacToe) -> &mut Self {
-        &mut game.sparse
+        S::store(game)
     }
 
     #[inline(always)]
@@ -1149,6 +1242,8 @@ const PREFETCH_AHEAD: usize = 16;
 enum Store {
     Dense,
     Packed,
+    /// The sparse store with 32-bit cells, up to [`NARROW_MAX_N`].
+    Narrow,
     Sparse,
 }
 
@@ -1166,7 +1261,8 @@ pub struct TicTacToe {
     store: Store,
     dense: Dense,
     packed: Packed,
-    sparse: Sparse,
+    narrow: Sparse<u32>,
+    sparse: Sparse<u64>,
     diagonal: i32,
     anti_diagonal: i32,
     moves: u64,
@@ -1190,6 +1286,7 @@ impl TicTacToe {
             store: Store::Sparse,
             dense: Dense::default(),
             packed: Packed::default(),
+            narrow: Sparse::default(),
             sparse: Sparse::default(),
             diagonal: 0,
             anti_diagonal: 0,
@@ -1215,7 +1312,7 @@ impl TicTacToe {
     #[inline]
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
-        if n <= DENSE_MAX_N && self.store != Store::Sparse {
+        if n <= DENSE_MAX_N && !matches!(self.store, Store::Sparse | Store::Narrow) {
             // A file of short games on small boards resets once a few moves:
             // inlined into the solving loop, with the other stores' work
             // out of the way.
@@ -1232,7 +1329,7 @@ impl TicTacToe {
     #[cold]
     fn reset_other_stores(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
-        let was_sparse = self.store == Store::Sparse;
+        let was = self.store;
         self.store = if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
             Store::Dense
@@ -1241,18 +1338,27 @@ impl TicTacToe {
             && self.packed.reset(n as usize)
         {
             Store::Packed
+        } else if n <= NARROW_MAX_N {
+            Store::Narrow
         } else {
             Store::Sparse
         };
-        // Only a sparse game fills the sparse store, and the reset after it
+        // Only a sparse game fills a sparse store, and the reset after it
         // empties it, so that it is empty when it is next used: a file of
         // short games on small boards then pays nothing for it.
-        if was_sparse || self.store == Store::Sparse {
-            self.sparse
-                .reset(n, self.store == Store::Sparse && moves >= u64::from(n));
+        let count_lines = moves >= u64::from(n);
+        if was == Store::Narrow || self.store == Store::Narrow {
+            self.narrow
+                .reset(n, self.store == Store::Narrow && count_lines);
         }
-        if self.store == Store::Sparse {
-            self.sparse.expect_moves(size, moves);
+        if was == Store::Sparse || self.store == Store::Sparse {
+            self.sparse
+                .reset(n, self.store == Store::Sparse && count_lines);
+        }
+        match self.store {
+            Store::Narrow => self.narrow.expect_moves(size, moves),
+            Store::Sparse => self.sparse.expect_moves(size, moves),
+            Store::Dense | Store::Packed => {}
         }
         self.begin_game(n);
     }
@@ -1296,6 +1402,7 @@ impl TicTacToe {
             match self.store {
                 Store::Dense => self.dense.owner(row, col),
                 Store::Packed => self.packed.owner(row, col),
+                Store::Narrow => self.narrow.owner(self.n, row, col),
                 Store::Sparse => self.sparse.owner(self.n, row, col),
             }
         }
@@ -1312,6 +1419,7 @@ impl TicTacToe {
                 Store::Dense => self.dense.sum(index as usize, kind),
                 Store::Packed if kind == ROW => self.packed.sum(index as usize),
                 Store::Packed => self.packed.sum(self.packed.side + index as usize),
+                Store::Narrow => self.narrow.sum(self.n, sparse_line),
                 Store::Sparse => self.sparse.sum(self.n, sparse_line),
             }
         };
@@ -1375,6 +1483,10 @@ impl TicTacToe {
         let placed = match self.store {
             Store::Dense => self.dense.place(r, c, mover),
             Store::Packed => self.packed.place(r, c, mover),
+            Store::Narrow => self
+                .narrow
+                .place(self.n, r, c, mover)
+                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
             Store::Sparse => self
                 .sparse
                 .place(self.n, r, c, mover)
@@ -1455,16 +1567,21 @@ impl TicTacToe {
         while played < moves.len() {
             let fast = match self.store {
                 Store::Dense => counter,
-                // Not a game that keeps its sums in the lines' table: the
-                // moves there are few, and each costs three probes anyway.
-                Store::Sparse => counter && (!self.sparse.count_lines || self.sparse.flat_in_use),
+                Store::Narrow => counter && self.narrow.plays_fast(),
+                Store::Sparse => counter && self.sparse.plays_fast(),
                 Store::Packed => counter,
             };
             if fast && !self.closed {
                 let rest = &moves[played..];
                 let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
-                    (Store::Sparse, true, _) => self.play_large_counter::<Sparse, true>(rest),
-                    (Store::Sparse, false, _) => self.play_large_counter::<Sparse, false>(rest),
+                    (Store::Narrow, true, _) => self.play_large_counter::<Sparse<u32>, true>(rest),
+                    (Store::Narrow, false, _) => {
+                        self.play_large_counter::<Sparse<u32>, false>(rest)
+                    }
+                    (Store::Sparse, true, _) => self.play_large_counter::<Sparse<u64>, true>(rest),
+                    (Store::Sparse, false, _) => {
+                        self.play_large_counter::<Sparse<u64>, false>(rest)
+                    }
                     (Store::Packed, true, _) => self.play_large_counter::<Packed, true>(rest),
                     (Store::Packed, false, _) => self.play_large_counter::<Packed, false>(rest),
                     (_, true, true) => self.play_dense_counter::<true, true>(rest),
@@ -1494,15 +1611,8 @@ impl TicTacToe {
             let Some(&[row, col, player]) = moves.get(played) else {
                 break;
             };
-            if self.store == Store::Sparse {
-                if played == 0 {
-                    for &ahead in moves.iter().take(PREFETCH_AHEAD) {
-                        self.sparse.prefetch(self.n, ahead);
-                    }
-                }
-                if let Some(&ahead) = moves.get(played + PREFETCH_AHEAD) {
-                    self.sparse.prefetch(self.n, ahead);
-                }
+            if matches!(self.store, Store::Narrow | Store::Sparse) {
+                self.prefetch_ahead(moves, played);
             }
             let outcome = self
                 .play(i64::from(row), i64::from(col), i64::from(player))
@@ -1511,6 +1621,19 @@ impl TicTacToe {
             played += 1;
         }
         Ok(())
+    }
+
+    /// Prefetches the slots of a sparse board that `play` will look at for
+    /// the move [`PREFETCH_AHEAD`] after move `played` of `moves` (and for
+    /// the first ones, at the first). Not inlined: `play_batch` is, into
+    /// every build of the solving loop, and this is the rare path's.
+    #[inline(never)]
+    fn prefetch_ahead(&self, moves: &[[u32; 3]], played: usize) {
+        match self.store {
+            Store::Narrow => self.narrow.prefetch_ahead(self.n, moves, played),
+            Store::Sparse => self.sparse.prefetch_ahead(self.n, moves, played),
+            Store::Dense | Store::Packed => {}
+        }
     }
 
     /// The counter engine on a dense board with the game in locals. Plays
@@ -1981,7 +2104,7 @@ mod tests {
         let keys = fx_colliding_keys(100_000);
         let fx_bucket = |key: u64| key.wrapping_mul(0xf1357aea2e62a9c5).rotate_left(26) & 0x1FFFF;
         assert!(keys.iter().all(|&key| fx_bucket(key) == fx_bucket(keys[0])));
-        let board = Sparse::default();
+        let board = Sparse::<u64>::default();
         let mut buckets: Vec<u64> = keys
             .iter()
             // The slot of a table of 2^17: the top 17 bits (`Table::place`).
@@ -1996,6 +2119,29 @@ mod tests {
             buckets.len(),
             keys.len()
         );
+    }
+
+    #[test]
+    fn the_largest_board_with_32_bit_cells_keeps_its_last_cells() {
+        // The last cell's key, N x N with the owner's bit, takes every bit
+        // of a 32-bit slot at NARROW_MAX_N; one more and it would not fit.
+        for n in [NARROW_MAX_N, NARROW_MAX_N + 1] {
+            let mut game = TicTacToe::new(i64::from(n)).expect("valid size");
+            let store = if n <= NARROW_MAX_N {
+                Store::Narrow
+            } else {
+                Store::Sparse
+            };
+            assert_eq!(game.store, store, "N = {n}");
+            let last = i64::from(n) - 1;
+            assert_eq!(game.play(last, last, 2), Ok(Outcome::NoWin));
+            assert_eq!(game.play(last, last - 1, 1), Ok(Outcome::NoWin));
+            assert_eq!(game.cell(n - 1, n - 1), Some(Player::Two), "N = {n}");
+            assert_eq!(game.cell(n - 1, n - 2), Some(Player::One), "N = {n}");
+            assert_eq!(game.cell(n - 2, n - 1), None, "N = {n}");
+            let taken = game.play(last, last, 1);
+            assert!(matches!(taken, Err(MoveError::Taken { .. })), "N = {n}");
+        }
     }
 
     // The large boards' loop against `play`, move by move, over games
@@ -2072,6 +2218,68 @@ mod tests {
         }
     }
 
+    type SparseGames = [(u32, bool, Vec<(u32, u32, bool)>)];
+
+    /// A run of `games` on one sparse store of `S` cells against maps of
+    /// the moves played (see the property below).
+    fn sparse_store_keeps_what_maps_keep<S: CellSlot>(
+        games: &SparseGames,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let mut sparse = Sparse::<S>::default();
+        // Spread over the board, small boards filled past N moves.
+        let place = |n: u32, r: u32, c: u32| {
+            (
+                ((u64::from(r) * 7919) % u64::from(n)) as u32,
+                n - 1 - ((u64::from(c) * 104_729) % u64::from(n)) as u32,
+            )
+        };
+        for &(n, count_lines, ref moves) in games {
+            // Without line sums from the start, they are taken up at move N.
+            sparse.reset(n, count_lines);
+            let mut cells = std::collections::HashMap::new();
+            let mut sums = std::collections::HashMap::new();
+            for &(r, c, second) in moves {
+                let (r, c) = place(n, r, c);
+                let mover = if second { Player::Two } else { Player::One };
+                let expected = if let Some(first) = cells.insert((r, c), mover) {
+                    // Taken: the first mark stays.
+                    cells.insert((r, c), first);
+                    None
+                } else {
+                    let mut add = |line: u64| {
+                        let sum = sums.entry(line).or_insert(0);
+                        *sum += mover.sign();
+                        *sum
+                    };
+                    let row_and_column = (add(u64::from(r)), add(u64::from(n) + u64::from(c)));
+                    Some(if sparse.count_lines || cells.len() >= n as usize {
+                        row_and_column
+                    } else {
+                        (0, 0)
+                    })
+                };
+                proptest::prop_assert_eq!(sparse.place(n, r, c, mover).expect("room"), expected);
+            }
+            for &(r, c, _) in moves {
+                let (r, c) = place(n, r, c);
+                proptest::prop_assert_eq!(sparse.owner(n, r, c), cells.get(&(r, c)).copied());
+                if c ^ 1 < n {
+                    proptest::prop_assert_eq!(
+                        sparse.owner(n, r, c ^ 1),
+                        cells.get(&(r, c ^ 1)).copied()
+                    );
+                }
+                for line in [u64::from(r), u64::from(n) + u64::from(c)] {
+                    proptest::prop_assert_eq!(
+                        sparse.sum(n, line),
+                        sums.get(&line).copied().unwrap_or(0)
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         // One game object reused over a run of games, as the solver reuses
         // it over a file's cases, against a new object per game: games of
@@ -2129,61 +2337,22 @@ mod tests {
 
         // The sparse store against maps that keep what was played, over a
         // run of games on one store: long ones that make its tables grow,
-        // short ones after them that let the tables go, cells played twice.
+        // short ones after them that let the tables go, cells played twice;
+        // with 64-bit cells, and with 32-bit ones on the boards they take.
         #[test]
         fn the_sparse_store_keeps_what_maps_of_the_moves_keep(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![5u32, 30, 9000, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![5u32, 30, 9000, NARROW_MAX_N, 70_000, 1_000_000_000]),
                     proptest::bool::ANY,
                     proptest::collection::vec((0u32..200, 0u32..200, proptest::bool::ANY), 0..700),
                 ),
                 1..6,
             ),
         ) {
-            let mut sparse = Sparse::default();
-            // Spread over the board, small boards filled past N moves.
-            let place = |n: u32, r: u32, c: u32| {
-                (((u64::from(r) * 7919) % u64::from(n)) as u32, n - 1 - ((u64::from(c) * 104_729) % u64::from(n)) as u32)
-            };
-            for (n, count_lines, moves) in games {
-                // Without line sums from the start, they are taken up at move N.
-                sparse.reset(n, count_lines);
-                let mut cells = std::collections::HashMap::new();
-                let mut sums = std::collections::HashMap::new();
-                for &(r, c, second) in &moves {
-                    let (r, c) = place(n, r, c);
-                    let mover = if second { Player::Two } else { Player::One };
-                    let expected = if let Some(first) = cells.insert((r, c), mover) {
-                        // Taken: the first mark stays.
-                        cells.insert((r, c), first);
-                        None
-                    } else {
-                        let mut add = |line: u64| {
-                            let sum = sums.entry(line).or_insert(0);
-                            *sum += mover.sign();
-                            *sum
-                        };
-                        let row_and_column = (add(u64::from(r)), add(u64::from(n) + u64::from(c)));
-                        Some(if sparse.count_lines || cells.len() >= n as usize {
-                            row_and_column
-                        } else {
-                            (0, 0)
-                        })
-                    };
-                    proptest::prop_assert_eq!(sparse.place(n, r, c, mover).expect("room"), expected);
-                }
-                for &(r, c, _) in &moves {
-                    let (r, c) = place(n, r, c);
-                    proptest::prop_assert_eq!(sparse.owner(n, r, c), cells.get(&(r, c)).copied());
-                    if c ^ 1 < n {
-                        proptest::prop_assert_eq!(sparse.owner(n, r, c ^ 1), cells.get(&(r, c ^ 1)).copied());
-                    }
-                    for line in [u64::from(r), u64::from(n) + u64::from(c)] {
-                        proptest::prop_assert_eq!(sparse.sum(n, line), sums.get(&line).copied().unwrap_or(0));
-                    }
-                }
-            }
+            sparse_store_keeps_what_maps_keep::<u64>(&games)?;
+            let narrow: Vec<_> = games.into_iter().filter(|&(n, _, _)| n <= NARROW_MAX_N).collect();
+            sparse_store_keeps_what_maps_keep::<u32>(&narrow)?;
         }
 
         // The dense store against the sparse one, which keeps exactly what
@@ -2204,7 +2373,7 @@ mod tests {
             let mut dense = Dense { stamp: first_stamp, ..Dense::default() };
             for (n, moves) in games {
                 dense.reset(n as usize);
-                let mut sparse = Sparse::default();
+                let mut sparse = Sparse::<u64>::default();
                 sparse.reset(n, true);
                 for &(r, c, second) in &moves {
                     // Near the first cells too, so that cells repeat.
@@ -2243,7 +2412,7 @@ mod tests {
             let mut packed = Packed::default();
             for (n, moves) in games {
                 proptest::prop_assert!(packed.reset(n as usize));
-                let mut sparse = Sparse::default();
+                let mut sparse = Sparse::<u64>::default();
                 sparse.reset(n, true);
                 for (r, c, second) in moves {
                     let (r, c) = (r * 7 % n, c * 13 % n);

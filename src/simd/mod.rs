@@ -207,7 +207,7 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
 /// a large table while it works on this one. Does nothing where x86-64's
 /// prefetch instruction is missing, or when `index` is past the end.
 #[inline(always)]
-pub fn prefetch(slots: &[u64], index: usize) {
+pub fn prefetch<T>(slots: &[T], index: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(slot) = slots.get(index) {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
