@@ -356,6 +356,8 @@ impl<R: Read> Reader<R> {
             for value in &mut values {
                 if block.starts == 0 {
                     window = window_at(bytes, end);
+                    // Not through a closure, which the CPU's build would
+                    // not reach: its vector instructions would be calls.
                     block = match window {
                         Some(window) => BlockTokens::find_in_build(cpu, window),
                         None => BlockTokens::default(),
