@@ -1001,8 +1001,9 @@ impl<S: CellSlot> Sparse<S> {
 
 /// An open-addressing table of nonzero one-word slots whose bits above
 /// `value_bits` are the key: linear probing, at most 3/4 full (half, with
-/// 32-bit slots: `CellSlot::MOST_FULL`), growing by half. (Doubling, a game of 2 x 10^5 moves on a huge board could find
-/// its tables just doubled, at 3/8 full: 12 MiB where 6 would do.)
+/// 32-bit slots: `CellSlot::MOST_FULL`), growing by half. (Doubling, a
+/// game of 2 x 10^5 moves on a huge board could find its tables just
+/// doubled, at 3/8 full: 12 MiB where 6 would do.)
 #[derive(Debug, Default)]
 struct Table<S: CellSlot> {
     /// Any length: a hash picks a slot by multiplying, not by masking.
