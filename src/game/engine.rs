@@ -329,10 +329,93 @@ const SMALL_BOARD: usize = 32;
 /// most); larger ones keep their cells in [`CellGroup`]s.
 const STAMPED_CELLS_MAX_N: usize = 256;
 
-/// Boards up to this side play their diagonals without branches: there a
-/// move is on one so often, and off so often, that branches are
-/// mispredicted (`docs/PERFORMANCE.md`, "Figures behind design choices").
-const BRANCHLESS_DIAGONALS_MAX_N: u32 = 8;
+/// Boards up to this side are kept in [`Tiny`], and play their diagonals
+/// without branches: there a move is on one so often, and off so often,
+/// that branches are mispredicted (`docs/PERFORMANCE.md`, "Figures behind
+/// design choices").
+pub const TINY_MAX_N: u32 = 8;
+
+/// The cells of a board up to [`TINY_MAX_N`]: a word a player, bit 8r + c
+/// for cell (r, c). A row's marks are then a byte, a column's every
+/// eighth bit.
+///
+/// Why: a file of short games on the statement's 3 x 3 board resets a
+/// board every few moves. Here that is two stores, and a move checks its
+/// cell and its row and column in registers, where the dense store's
+/// stamps and line counts took a loop of N to reset and a load and store
+/// a count.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tiny {
+    /// Player 1's marks, then player 2's.
+    marks: [u64; 2],
+}
+
+/// The bit of every row's first cell: column 0 of a [`Tiny`] board.
+const TINY_COLUMN: u64 = 0x0101_0101_0101_0101;
+
+/// Row 0 and column 0 of a [`Tiny`] board, full: row r is `row` shifted
+/// by 8r, column c is `column` shifted by c.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TinyLines {
+    row: u64,
+    column: u64,
+}
+
+impl TinyLines {
+    /// The lines of an N x N board (N from 1 to [`TINY_MAX_N`]).
+    #[inline(always)]
+    fn of(n: u32) -> TinyLines {
+        let n = n.clamp(1, TINY_MAX_N);
+        TinyLines {
+            row: (1 << n) - 1,
+            // Bits below 8N: rows 0 to N - 1.
+            column: TINY_COLUMN & (u64::MAX >> (64 - 8 * n)),
+        }
+    }
+}
+
+impl Tiny {
+    /// The bit of cell (`r`, `c`), both below [`TINY_MAX_N`].
+    #[inline(always)]
+    fn bit(r: u32, c: u32) -> u64 {
+        1 << (8 * r + c)
+    }
+
+    fn owner(&self, r: u32, c: u32) -> Option<Player> {
+        let bit = Tiny::bit(r, c);
+        if self.marks[0] & bit != 0 {
+            Some(Player::One)
+        } else if self.marks[1] & bit != 0 {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+
+    /// The signed sum of row or column `index` (`kind` [`ROW`] or
+    /// [`COLUMN`]) of an N x N board.
+    fn sum(&self, n: u32, index: u32, kind: usize) -> i32 {
+        let lines = TinyLines::of(n);
+        let line = if kind == ROW {
+            lines.row << (8 * index)
+        } else {
+            lines.column << index
+        };
+        let count = |marks: u64| (marks & line).count_ones() as i32;
+        count(self.marks[0]) - count(self.marks[1])
+    }
+
+    /// Marks an empty cell of an N x N board; returns the new sums of its
+    /// row and column, or `None` if the cell was taken.
+    fn place(&mut self, n: u32, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
+        let bit = Tiny::bit(r, c);
+        if (self.marks[0] | self.marks[1]) & bit != 0 {
+            return None;
+        }
+        self.marks[usize::from(mover.number() - 1)] |= bit;
+        Some((self.sum(n, r, ROW), self.sum(n, c, COLUMN)))
+    }
+}
 
 /// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
@@ -387,7 +470,30 @@ fn mark_in_group(
 }
 
 impl Dense {
+    /// Empties the board for a game on N x N.
+    #[inline(always)]
     fn reset(&mut self, n: usize) {
+        // A small board again, the usual case of a file of short games:
+        // inlined into the solving loop, with nothing to grow or forget.
+        let stamp = self.stamp.wrapping_add(PLAYER_BITS + 1);
+        if n <= SMALL_BOARD && n <= self.side && stamp != 0 && !self.lines.is_empty() {
+            self.groups_in_use = false;
+            self.stamp = stamp;
+            let full = [n as u32; 2];
+            self.lines[ROW..ROW + n].fill(full);
+            self.lines[COLUMN..COLUMN + n].fill(full);
+            self.filled_for = n;
+            self.played.clear();
+            self.played_complete = false;
+            return;
+        }
+        self.reset_any(n);
+    }
+
+    /// [`reset`](Self::reset) for any board.
+    #[cold]
+    #[inline(never)]
+    fn reset_any(&mut self, n: usize) {
         self.groups_in_use = n > STAMPED_CELLS_MAX_N;
         if self.groups_in_use {
             // Rows of the largest N seen; more rows for a larger N even when
@@ -1241,6 +1347,8 @@ const PREFETCH_AHEAD: usize = 16;
 /// Which store a game's board is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Store {
+    /// Boards up to [`TINY_MAX_N`].
+    Tiny,
     Dense,
     Packed,
     /// The sparse store with 32-bit cells, up to [`NARROW_MAX_N`].
@@ -1260,6 +1368,7 @@ pub struct TicTacToe {
     /// Which store holds this game; all are kept so that alternating sizes
     /// do not reallocate.
     store: Store,
+    tiny: Tiny,
     dense: Dense,
     packed: Packed,
     narrow: Sparse<u32>,
@@ -1285,6 +1394,7 @@ impl TicTacToe {
             n: 0,
             rules,
             store: Store::Sparse,
+            tiny: Tiny::default(),
             dense: Dense::default(),
             packed: Packed::default(),
             narrow: Sparse::default(),
@@ -1317,8 +1427,13 @@ impl TicTacToe {
             // A file of short games on small boards resets once a few moves:
             // inlined into the solving loop, with the other stores' work
             // out of the way.
-            self.dense.reset(n as usize);
-            self.store = Store::Dense;
+            if n <= TINY_MAX_N {
+                self.tiny = Tiny::default();
+                self.store = Store::Tiny;
+            } else {
+                self.dense.reset(n as usize);
+                self.store = Store::Dense;
+            }
             self.begin_game(n);
             return;
         }
@@ -1331,7 +1446,10 @@ impl TicTacToe {
     fn reset_other_stores(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
         let was = self.store;
-        self.store = if n <= DENSE_MAX_N {
+        self.store = if n <= TINY_MAX_N {
+            self.tiny = Tiny::default();
+            Store::Tiny
+        } else if n <= DENSE_MAX_N {
             self.dense.reset(n as usize);
             Store::Dense
         } else if n <= PACKED_MAX_N
@@ -1359,7 +1477,7 @@ impl TicTacToe {
         match self.store {
             Store::Narrow => self.narrow.expect_moves(size, moves),
             Store::Sparse => self.sparse.expect_moves(size, moves),
-            Store::Dense | Store::Packed => {}
+            Store::Tiny | Store::Dense | Store::Packed => {}
         }
         self.begin_game(n);
     }
@@ -1401,6 +1519,7 @@ impl TicTacToe {
             None
         } else {
             match self.store {
+                Store::Tiny => self.tiny.owner(row, col),
                 Store::Dense => self.dense.owner(row, col),
                 Store::Packed => self.packed.owner(row, col),
                 Store::Narrow => self.narrow.owner(self.n, row, col),
@@ -1417,6 +1536,7 @@ impl TicTacToe {
             }
             let sparse_line = u64::from(index) + if kind == ROW { 0 } else { u64::from(self.n) };
             match self.store {
+                Store::Tiny => self.tiny.sum(self.n, index, kind),
                 Store::Dense => self.dense.sum(index as usize, kind),
                 Store::Packed if kind == ROW => self.packed.sum(index as usize),
                 Store::Packed => self.packed.sum(self.packed.side + index as usize),
@@ -1482,6 +1602,7 @@ impl TicTacToe {
         }
         let (r, c) = (row as u32, col as u32);
         let placed = match self.store {
+            Store::Tiny => self.tiny.place(self.n, r, c, mover),
             Store::Dense => self.dense.place(r, c, mover),
             Store::Packed => self.packed.place(r, c, mover),
             Store::Narrow => self
@@ -1567,7 +1688,7 @@ impl TicTacToe {
         let mut played = 0;
         while played < moves.len() {
             let fast = match self.store {
-                Store::Dense => counter,
+                Store::Tiny | Store::Dense => counter,
                 Store::Narrow => counter && self.narrow.plays_fast(),
                 Store::Sparse => counter && self.sparse.plays_fast(),
                 Store::Packed => counter,
@@ -1585,6 +1706,8 @@ impl TicTacToe {
                     }
                     (Store::Packed, true, _) => self.play_large_counter::<Packed, true>(rest),
                     (Store::Packed, false, _) => self.play_large_counter::<Packed, false>(rest),
+                    (Store::Tiny, true, _) => self.play_tiny_counter::<true>(rest),
+                    (Store::Tiny, false, _) => self.play_tiny_counter::<false>(rest),
                     (_, true, true) => self.play_dense_counter::<true, true>(rest),
                     (_, true, false) => self.play_dense_counter::<true, false>(rest),
                     (_, false, true) => self.play_dense_counter::<false, true>(rest),
@@ -1633,7 +1756,7 @@ impl TicTacToe {
         match self.store {
             Store::Narrow => self.narrow.prefetch_ahead(self.n, moves, played),
             Store::Sparse => self.sparse.prefetch_ahead(self.n, moves, played),
-            Store::Dense | Store::Packed => {}
+            Store::Tiny | Store::Dense | Store::Packed => {}
         }
     }
 
@@ -1668,7 +1791,6 @@ impl TicTacToe {
         let full = |sum: i32| sum.unsigned_abs() == n;
         let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
         let mut won = false;
-        let branchless = n <= BRANCHLESS_DIAGONALS_MAX_N;
         // One pointer moves through the moves; how many were played is
         // found from it at the end.
         let mut rest = moves.iter();
@@ -1708,25 +1830,16 @@ impl TicTacToe {
             // The diagonals' sums stay signed, like the sparse board's, and a
             // move on one is sure to be the mover's. r + c < 2n cannot
             // overflow.
-            if branchless {
-                // A move on a small board is often on a diagonal, and as
-                // often not: branches there are mispredicted, selects are not.
-                let (on_diagonal, on_anti_diagonal) = (r == c, r + c + 1 == n);
-                let step = 3 - 2 * player as i32;
-                diagonal += if on_diagonal { step } else { 0 };
-                anti_diagonal += if on_anti_diagonal { step } else { 0 };
-                won |= (on_diagonal & full(diagonal)) | (on_anti_diagonal & full(anti_diagonal));
-            } else {
-                // On a large board these moves are rare and the branches
-                // predicted, and selects would hold more values in registers.
-                if r == c {
-                    diagonal += 3 - 2 * player as i32;
-                    won |= full(diagonal);
-                }
-                if r + c + 1 == n {
-                    anti_diagonal += 3 - 2 * player as i32;
-                    won |= full(anti_diagonal);
-                }
+            // Boards up to TINY_MAX_N are the tiny store's: on these, moves
+            // on a diagonal are rare and the branches predicted, and
+            // selects would hold more values in registers.
+            if r == c {
+                diagonal += 3 - 2 * player as i32;
+                won |= full(diagonal);
+            }
+            if r + c + 1 == n {
+                anti_diagonal += 3 - 2 * player as i32;
+                won |= full(anti_diagonal);
             }
             if won {
                 break;
@@ -1734,6 +1847,58 @@ impl TicTacToe {
         }
         let played = moves.len() - rest.len();
         self.dense.record(&moves[..played]);
+        self.diagonal = diagonal;
+        self.anti_diagonal = anti_diagonal;
+        self.moves += played as u64;
+        (played, won)
+    }
+
+    /// The counter engine on a [`Tiny`] board, as
+    /// [`play_dense_counter`](Self::play_dense_counter) is on a dense one:
+    /// the same contract. Both players' marks stay in registers.
+    #[inline(never)]
+    fn play_tiny_counter<const LEETCODE: bool>(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
+        // Known to the compiler, this bound keeps every shift below in range.
+        let n = self.n.min(TINY_MAX_N);
+        let lines = TinyLines::of(n);
+        let [mut ones, mut twos] = self.tiny.marks;
+        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
+        let full = |sum: i32| sum.unsigned_abs() == n;
+        // As in `play_dense_counter`: this holds until the next call.
+        let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
+        let mut won = false;
+        let mut played = 0;
+        for &[r, c, player] in moves {
+            let mover = player.wrapping_sub(1);
+            if r >= n || c >= n || mover > 1 {
+                break;
+            }
+            let bit = Tiny::bit(r, c);
+            if (ones | twos) & bit != 0 {
+                break;
+            }
+            // The mover's marks with this one, chosen without a branch:
+            // the players alternate, and a branch on them is mispredicted.
+            let second = 0u64.wrapping_sub(u64::from(mover));
+            ones |= bit & !second;
+            twos |= bit & second;
+            let mine = (ones & !second) | (twos & second);
+            played += 1;
+            won = ((mine >> (8 * r)) & lines.row == lines.row)
+                | ((mine >> c) & lines.column == lines.column)
+                | diagonals_full;
+            // The diagonals by sums and selects, not by masks: a select of
+            // the mask and the test after it took longer.
+            let (on_diagonal, on_anti_diagonal) = (r == c, r + c + 1 == n);
+            let step = 3 - 2 * player as i32;
+            diagonal += if on_diagonal { step } else { 0 };
+            anti_diagonal += if on_anti_diagonal { step } else { 0 };
+            won |= (on_diagonal & full(diagonal)) | (on_anti_diagonal & full(anti_diagonal));
+            if won {
+                break;
+            }
+        }
+        self.tiny.marks = [ones, twos];
         self.diagonal = diagonal;
         self.anti_diagonal = anti_diagonal;
         self.moves += played as u64;
@@ -1975,7 +2140,7 @@ mod tests {
     #[test]
     fn dense_stamps_survive_running_out() {
         // Stamped cells, and stamped groups of cells past STAMPED_CELLS_MAX_N.
-        for n in [3, STAMPED_CELLS_MAX_N as i64 + 44] {
+        for n in [i64::from(TINY_MAX_N) + 1, STAMPED_CELLS_MAX_N as i64 + 44] {
             let size = BoardSize::new(n).expect("valid size");
             let mut game = TicTacToe::new(n).expect("valid size");
             game.play(1, 1, 1).expect("legal");
@@ -2290,7 +2455,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![3u32, 4, 7, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 2000, 9000, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![1u32, 2, 3, 4, 7, 8, 9, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 2000, 9000, 70_000, 1_000_000_000]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
@@ -2393,6 +2558,44 @@ mod tests {
                         }
                     }
                     proptest::prop_assert_eq!(dense.sum(r as usize, ROW), sparse.sum(n, u64::from(r)));
+                }
+            }
+        }
+
+        // The tiny store against the sparse one, which keeps exactly what
+        // was played: every size it takes, and cells played twice.
+        #[test]
+        fn the_tiny_store_keeps_what_the_sparse_one_keeps(
+            games in proptest::collection::vec(
+                (
+                    1..=TINY_MAX_N,
+                    proptest::collection::vec((0u32..TINY_MAX_N, 0u32..TINY_MAX_N, proptest::bool::ANY), 0..80),
+                ),
+                1..5,
+            ),
+        ) {
+            for (n, moves) in games {
+                // A new game's board, as `reset_for_moves` makes it.
+                let mut tiny = Tiny::default();
+                let mut sparse = Sparse::<u64>::default();
+                sparse.reset(n, true);
+                for &(r, c, second) in &moves {
+                    let (r, c) = (r % n, c % n);
+                    let mover = if second { Player::Two } else { Player::One };
+                    proptest::prop_assert_eq!(
+                        tiny.place(n, r, c, mover),
+                        sparse.place(n, r, c, mover).expect("room")
+                    );
+                }
+                for line in 0..n {
+                    for other in 0..n {
+                        proptest::prop_assert_eq!(tiny.owner(line, other), sparse.owner(n, line, other));
+                    }
+                    proptest::prop_assert_eq!(tiny.sum(n, line, ROW), sparse.sum(n, u64::from(line)));
+                    proptest::prop_assert_eq!(
+                        tiny.sum(n, line, COLUMN),
+                        sparse.sum(n, u64::from(n) + u64::from(line))
+                    );
                 }
             }
         }
