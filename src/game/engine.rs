@@ -333,7 +333,7 @@ const STAMPED_CELLS_MAX_N: usize = 256;
 /// without branches: there a move is on one so often, and off so often,
 /// that branches are mispredicted (`docs/PERFORMANCE.md`, "Figures behind
 /// design choices").
-pub const TINY_MAX_N: u32 = 8;
+const TINY_MAX_N: u32 = 8;
 
 /// The cells of a board up to [`TINY_MAX_N`]: a word a player, bit 8r + c
 /// for cell (r, c). A row's marks are then a byte, a column's every
