@@ -353,12 +353,17 @@ struct Tiny {
 /// The bit of every row's first cell: column 0 of a [`Tiny`] board.
 const TINY_COLUMN: u64 = 0x0101_0101_0101_0101;
 
-/// Row 0 and column 0 of a [`Tiny`] board, full: row r is `row` shifted
-/// by 8r, column c is `column` shifted by c.
+/// The lines of a [`Tiny`] board, full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TinyLines {
+    /// Row 0: row r is this shifted by 8r.
     row: u64,
+    /// Column 0: column c is this shifted by c.
     column: u64,
+    /// The diagonal, cells (i, i).
+    diagonal: u64,
+    /// The anti-diagonal, cells (i, N - 1 - i).
+    anti_diagonal: u64,
 }
 
 impl TinyLines {
@@ -366,10 +371,16 @@ impl TinyLines {
     #[inline(always)]
     fn of(n: u32) -> TinyLines {
         let n = n.clamp(1, TINY_MAX_N);
+        // Bits below 8N: rows 0 to N - 1.
+        let rows = u64::MAX >> (64 - 8 * n);
         TinyLines {
             row: (1 << n) - 1,
-            // Bits below 8N: rows 0 to N - 1.
-            column: TINY_COLUMN & (u64::MAX >> (64 - 8 * n)),
+            column: TINY_COLUMN & rows,
+            // Cell (i, i) is bit 9i.
+            diagonal: 0x8040_2010_0804_0201 & rows,
+            // Cell (i, N - 1 - i) is bit 7i + N - 1; the next such bit,
+            // 8N - 1, is past the line.
+            anti_diagonal: (0x0102_0408_1020_4080 >> (8 - n)) & (rows >> 1),
         }
     }
 }
@@ -403,6 +414,17 @@ impl Tiny {
         };
         let count = |marks: u64| (marks & line).count_ones() as i32;
         count(self.marks[0]) - count(self.marks[1])
+    }
+
+    /// The signed sums of the diagonal and the anti-diagonal of an N x N
+    /// board. The tiny store's loop keeps no sums: they are worked out
+    /// from the marks when asked for.
+    fn diagonal_sums(&self, n: u32) -> (i32, i32) {
+        let lines = TinyLines::of(n);
+        let sum = |line: u64| {
+            (self.marks[0] & line).count_ones() as i32 - (self.marks[1] & line).count_ones() as i32
+        };
+        (sum(lines.diagonal), sum(lines.anti_diagonal))
     }
 
     /// Marks an empty cell of an N x N board; returns the new sums of its
@@ -1544,11 +1566,15 @@ impl TicTacToe {
                 Store::Sparse => self.sparse.sum(self.n, sparse_line),
             }
         };
+        let (diagonal, anti_diagonal) = match self.store {
+            Store::Tiny => self.tiny.diagonal_sums(self.n),
+            _ => (self.diagonal, self.anti_diagonal),
+        };
         i64::from(match line {
             Line::Row(r) => get(ROW, r),
             Line::Column(c) => get(COLUMN, c),
-            Line::Diagonal => self.diagonal,
-            Line::AntiDiagonal => self.anti_diagonal,
+            Line::Diagonal => diagonal,
+            Line::AntiDiagonal => anti_diagonal,
         })
     }
 
@@ -1620,11 +1646,15 @@ impl TicTacToe {
         self.moves += 1;
         let on_diagonal = r == c;
         let on_anti_diagonal = self.on_anti_diagonal(r, c);
-        if on_diagonal {
-            self.diagonal += mover.sign();
-        }
-        if on_anti_diagonal {
-            self.anti_diagonal += mover.sign();
+        if self.store == Store::Tiny {
+            (self.diagonal, self.anti_diagonal) = self.tiny.diagonal_sums(self.n);
+        } else {
+            if on_diagonal {
+                self.diagonal += mover.sign();
+            }
+            if on_anti_diagonal {
+                self.anti_diagonal += mover.sign();
+            }
         }
 
         let full = |sum: i32| sum.unsigned_abs() == self.n;
@@ -1688,7 +1718,10 @@ impl TicTacToe {
         let mut played = 0;
         while played < moves.len() {
             let fast = match self.store {
-                Store::Tiny | Store::Dense => counter,
+                // The tiny loop tests a diagonal the move is not on too:
+                // right while nobody has won, and under LeetCode's rule.
+                Store::Tiny => counter && (self.winner.is_none() || leetcode),
+                Store::Dense => counter,
                 Store::Narrow => counter && self.narrow.plays_fast(),
                 Store::Sparse => counter && self.sparse.plays_fast(),
                 Store::Packed => counter,
@@ -1855,17 +1888,22 @@ impl TicTacToe {
 
     /// The counter engine on a [`Tiny`] board, as
     /// [`play_dense_counter`](Self::play_dense_counter) is on a dense one:
-    /// the same contract. Both players' marks stay in registers.
+    /// the same contract, but only while nobody has won, or under
+    /// LeetCode's rule. Both players' marks stay in registers, and every
+    /// line through a move is one mask test.
     #[inline(never)]
     fn play_tiny_counter<const LEETCODE: bool>(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
         // Known to the compiler, this bound keeps every shift below in range.
         let n = self.n.min(TINY_MAX_N);
         let lines = TinyLines::of(n);
         let [mut ones, mut twos] = self.tiny.marks;
-        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
-        let full = |sum: i32| sum.unsigned_abs() == n;
+        let owns = |marks: u64, line: u64| marks & line == line;
         // As in `play_dense_counter`: this holds until the next call.
-        let diagonals_full = LEETCODE && (full(diagonal) || full(anti_diagonal));
+        let diagonals_full = LEETCODE
+            && (owns(ones, lines.diagonal)
+                || owns(twos, lines.diagonal)
+                || owns(ones, lines.anti_diagonal)
+                || owns(twos, lines.anti_diagonal));
         let mut won = false;
         let mut played = 0;
         for &[r, c, player] in moves {
@@ -1884,23 +1922,20 @@ impl TicTacToe {
             twos |= bit & second;
             let mine = (ones & !second) | (twos & second);
             played += 1;
-            won = ((mine >> (8 * r)) & lines.row == lines.row)
-                | ((mine >> c) & lines.column == lines.column)
+            // A diagonal the move is not on is tested too. The mover cannot
+            // own it whole: that would be a win before this move, and the
+            // loop runs only while nobody has won (or under LeetCode's
+            // rule, where any full diagonal wins every move).
+            won = owns(mine >> (8 * r), lines.row)
+                | owns(mine >> c, lines.column)
+                | owns(mine, lines.diagonal)
+                | owns(mine, lines.anti_diagonal)
                 | diagonals_full;
-            // The diagonals by sums and selects, not by masks: a select of
-            // the mask and the test after it took longer.
-            let (on_diagonal, on_anti_diagonal) = (r == c, r + c + 1 == n);
-            let step = 3 - 2 * player as i32;
-            diagonal += if on_diagonal { step } else { 0 };
-            anti_diagonal += if on_anti_diagonal { step } else { 0 };
-            won |= (on_diagonal & full(diagonal)) | (on_anti_diagonal & full(anti_diagonal));
             if won {
                 break;
             }
         }
         self.tiny.marks = [ones, twos];
-        self.diagonal = diagonal;
-        self.anti_diagonal = anti_diagonal;
         self.moves += played as u64;
         (played, won)
     }
@@ -2587,6 +2622,11 @@ mod tests {
                         sparse.place(n, r, c, mover).expect("room")
                     );
                 }
+                let sign = |owner: Option<Player>| owner.map_or(0, Player::sign);
+                let diagonals = (0..n).fold((0, 0), |(diagonal, anti), i| {
+                    (diagonal + sign(sparse.owner(n, i, i)), anti + sign(sparse.owner(n, i, n - 1 - i)))
+                });
+                proptest::prop_assert_eq!(tiny.diagonal_sums(n), diagonals);
                 for line in 0..n {
                     for other in 0..n {
                         proptest::prop_assert_eq!(tiny.owner(line, other), sparse.owner(n, line, other));
