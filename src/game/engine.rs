@@ -439,6 +439,73 @@ impl Tiny {
     }
 }
 
+/// The most moves a game may declare and keep its cells in a [`Few`] list,
+/// on a board of more than this side.
+const FEW_MOVES: usize = 32;
+
+/// The cells of a game of at most [`FEW_MOVES`] moves on a board over
+/// [`FEW_MOVES`], in a list in the order played.
+///
+/// Why: such a game cannot fill a line (each takes more marks than it
+/// has moves), so it keeps no line sums, and a scan of its few cells
+/// finds a taken one sooner than a board does. A file of short games on
+/// N = 1000 to 10^9 reset and probed a board of hundreds of kilobytes (cell
+/// groups, a hash table) for a handful of moves each.
+#[derive(Clone, Copy, Debug, Default)]
+struct Few {
+    /// Each cell played: its row times 2^32 plus its column.
+    cells: [u64; FEW_MOVES],
+    /// The player of each cell.
+    players: [u8; FEW_MOVES],
+    /// Cells played.
+    len: usize,
+}
+
+impl Few {
+    /// The list's key of cell (`r`, `c`).
+    #[inline(always)]
+    fn key(r: u32, c: u32) -> u64 {
+        u64::from(r) << 32 | u64::from(c)
+    }
+
+    fn owner(&self, r: u32, c: u32) -> Option<Player> {
+        let at = self.cells[..self.len]
+            .iter()
+            .position(|&key| key == Few::key(r, c))?;
+        Player::from_number(i64::from(self.players[at]))
+    }
+
+    /// The signed sum of row or column `index` (`kind` [`ROW`] or
+    /// [`COLUMN`]).
+    fn sum(&self, index: u32, kind: usize) -> i32 {
+        let on_line = |key: u64| {
+            let line = if kind == ROW {
+                key >> 32
+            } else {
+                key & u64::from(u32::MAX)
+            };
+            line == u64::from(index)
+        };
+        (0..self.len)
+            .filter(|&at| on_line(self.cells[at]))
+            .map(|at| 3 - 2 * i32::from(self.players[at]))
+            .sum()
+    }
+
+    /// Marks an empty cell; returns the new sums of its row and column, or
+    /// `None` if the cell was taken. The list must have room.
+    fn place(&mut self, r: u32, c: u32, mover: Player) -> Option<(i32, i32)> {
+        let key = Few::key(r, c);
+        if self.cells[..self.len].contains(&key) {
+            return None;
+        }
+        self.cells[self.len] = key;
+        self.players[self.len] = mover.number();
+        self.len += 1;
+        Some((self.sum(r, ROW), self.sum(c, COLUMN)))
+    }
+}
+
 /// Where the rows' counts start in [`Dense`]'s `lines`.
 const ROW: usize = 0;
 /// Where the columns' counts start.
@@ -1369,6 +1436,8 @@ const PREFETCH_AHEAD: usize = 16;
 /// Which store a game's board is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Store {
+    /// Games of at most [`FEW_MOVES`] moves on boards over it.
+    Few,
     /// Boards up to [`TINY_MAX_N`].
     Tiny,
     Dense,
@@ -1390,6 +1459,7 @@ pub struct TicTacToe {
     /// Which store holds this game; all are kept so that alternating sizes
     /// do not reallocate.
     store: Store,
+    few: Few,
     tiny: Tiny,
     dense: Dense,
     packed: Packed,
@@ -1416,6 +1486,7 @@ impl TicTacToe {
             n: 0,
             rules,
             store: Store::Sparse,
+            few: Few::default(),
             tiny: Tiny::default(),
             dense: Dense::default(),
             packed: Packed::default(),
@@ -1445,7 +1516,16 @@ impl TicTacToe {
     #[inline]
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
-        if n <= DENSE_MAX_N && !matches!(self.store, Store::Sparse | Store::Narrow) {
+        let few = moves <= FEW_MOVES as u64 && n > FEW_MOVES as u32;
+        if few && !matches!(self.store, Store::Sparse | Store::Narrow) {
+            // A short game on a large board, the other usual case of a file
+            // of short games: its list emptied, and no board touched.
+            self.few.len = 0;
+            self.store = Store::Few;
+            self.begin_game(n);
+            return;
+        }
+        if n <= DENSE_MAX_N && !few && !matches!(self.store, Store::Sparse | Store::Narrow) {
             // A file of short games on small boards resets once a few moves:
             // inlined into the solving loop, with the other stores' work
             // out of the way.
@@ -1468,7 +1548,10 @@ impl TicTacToe {
     fn reset_other_stores(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
         let was = self.store;
-        self.store = if n <= TINY_MAX_N {
+        self.store = if moves <= FEW_MOVES as u64 && n > FEW_MOVES as u32 {
+            self.few.len = 0;
+            Store::Few
+        } else if n <= TINY_MAX_N {
             self.tiny = Tiny::default();
             Store::Tiny
         } else if n <= DENSE_MAX_N {
@@ -1499,7 +1582,7 @@ impl TicTacToe {
         match self.store {
             Store::Narrow => self.narrow.expect_moves(size, moves),
             Store::Sparse => self.sparse.expect_moves(size, moves),
-            Store::Tiny | Store::Dense | Store::Packed => {}
+            Store::Few | Store::Tiny | Store::Dense | Store::Packed => {}
         }
         self.begin_game(n);
     }
@@ -1541,6 +1624,7 @@ impl TicTacToe {
             None
         } else {
             match self.store {
+                Store::Few => self.few.owner(row, col),
                 Store::Tiny => self.tiny.owner(row, col),
                 Store::Dense => self.dense.owner(row, col),
                 Store::Packed => self.packed.owner(row, col),
@@ -1558,6 +1642,7 @@ impl TicTacToe {
             }
             let sparse_line = u64::from(index) + if kind == ROW { 0 } else { u64::from(self.n) };
             match self.store {
+                Store::Few => self.few.sum(index, kind),
                 Store::Tiny => self.tiny.sum(self.n, index, kind),
                 Store::Dense => self.dense.sum(index as usize, kind),
                 Store::Packed if kind == ROW => self.packed.sum(index as usize),
@@ -1627,19 +1712,10 @@ impl TicTacToe {
             return Err(MoveError::AfterWin { winner, at_move });
         }
         let (r, c) = (row as u32, col as u32);
-        let placed = match self.store {
-            Store::Tiny => self.tiny.place(self.n, r, c, mover),
-            Store::Dense => self.dense.place(r, c, mover),
-            Store::Packed => self.packed.place(r, c, mover),
-            Store::Narrow => self
-                .narrow
-                .place(self.n, r, c, mover)
-                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
-            Store::Sparse => self
-                .sparse
-                .place(self.n, r, c, mover)
-                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
-        };
+        if self.store == Store::Few && self.few.len == FEW_MOVES {
+            self.leave_few()?;
+        }
+        let placed = self.place(r, c, mover)?;
         let Some((row_sum, col_sum)) = placed else {
             return Err(MoveError::Taken { row, col });
         };
@@ -1692,6 +1768,44 @@ impl TicTacToe {
         Ok(Outcome::Win(mover))
     }
 
+    /// Marks cell (`r`, `c`), on the board, for `mover` in the game's
+    /// store: the new sums of its row and column, `None` if it was taken.
+    fn place(&mut self, r: u32, c: u32, mover: Player) -> Result<Option<(i32, i32)>, MoveError> {
+        Ok(match self.store {
+            Store::Few => self.few.place(r, c, mover),
+            Store::Tiny => self.tiny.place(self.n, r, c, mover),
+            Store::Dense => self.dense.place(r, c, mover),
+            Store::Packed => self.packed.place(r, c, mover),
+            Store::Narrow => self
+                .narrow
+                .place(self.n, r, c, mover)
+                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
+            Store::Sparse => self
+                .sparse
+                .place(self.n, r, c, mover)
+                .map_err(|NoRoom| MoveError::NoRoom { moves: self.moves })?,
+        })
+    }
+
+    /// Moves a game that outgrew its [`Few`] list (it declared fewer moves
+    /// than it plays) to the store a game of unknown length takes, its
+    /// cells, sums and count of moves kept. A game in a list has won
+    /// nothing: it has fewer moves than a line has cells.
+    #[cold]
+    fn leave_few(&mut self) -> Result<(), MoveError> {
+        let few = self.few;
+        let (diagonal, anti_diagonal, moves) = (self.diagonal, self.anti_diagonal, self.moves);
+        self.reset_other_stores(BoardSize(self.n), u64::MAX);
+        self.moves = moves;
+        for at in 0..few.len {
+            let (r, c) = ((few.cells[at] >> 32) as u32, few.cells[at] as u32);
+            let mover = Player::of_index(u32::from(few.players[at]) - 1);
+            self.place(r, c, mover)?;
+        }
+        (self.diagonal, self.anti_diagonal) = (diagonal, anti_diagonal);
+        Ok(())
+    }
+
     /// Plays `moves` in order, writing each one's result (0, 1 or 2) to the
     /// same index of `outcomes`, and stops at the first move [`play`] would
     /// refuse: `Err` carries its index and why, with every move before it
@@ -1721,6 +1835,7 @@ impl TicTacToe {
                 // The tiny loop tests a diagonal the move is not on too:
                 // right while nobody has won, and under LeetCode's rule.
                 Store::Tiny => counter && (self.winner.is_none() || leetcode),
+                Store::Few => counter,
                 Store::Dense => counter,
                 Store::Narrow => counter && self.narrow.plays_fast(),
                 Store::Sparse => counter && self.sparse.plays_fast(),
@@ -1739,6 +1854,7 @@ impl TicTacToe {
                     }
                     (Store::Packed, true, _) => self.play_large_counter::<Packed, true>(rest),
                     (Store::Packed, false, _) => self.play_large_counter::<Packed, false>(rest),
+                    (Store::Few, _, _) => self.play_few_counter(rest),
                     (Store::Tiny, true, _) => self.play_tiny_counter::<true>(rest),
                     (Store::Tiny, false, _) => self.play_tiny_counter::<false>(rest),
                     (_, true, true) => self.play_dense_counter::<true, true>(rest),
@@ -1789,7 +1905,7 @@ impl TicTacToe {
         match self.store {
             Store::Narrow => self.narrow.prefetch_ahead(self.n, moves, played),
             Store::Sparse => self.sparse.prefetch_ahead(self.n, moves, played),
-            Store::Tiny | Store::Dense | Store::Packed => {}
+            Store::Few | Store::Tiny | Store::Dense | Store::Packed => {}
         }
     }
 
@@ -1884,6 +2000,45 @@ impl TicTacToe {
         self.anti_diagonal = anti_diagonal;
         self.moves += played as u64;
         (played, won)
+    }
+
+    /// The counter engine on a game in a [`Few`] list, as
+    /// [`play_dense_counter`](Self::play_dense_counter) is on a dense board:
+    /// the same contract, and no move wins (a line takes more marks than
+    /// the list holds). It stops when the list is full: the game then
+    /// leaves it ([`play`](Self::play)).
+    #[inline(never)]
+    fn play_few_counter(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
+        let n = self.n;
+        let few = &mut self.few;
+        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
+        let mut played = 0;
+        for &[r, c, player] in moves {
+            let mover = player.wrapping_sub(1);
+            if r >= n || c >= n || mover > 1 || few.len == FEW_MOVES {
+                break;
+            }
+            let key = Few::key(r, c);
+            if few.cells[..few.len].contains(&key) {
+                break;
+            }
+            few.cells[few.len] = key;
+            few.players[few.len] = player as u8;
+            few.len += 1;
+            played += 1;
+            // Moves on a diagonal of a large board are rare: branches.
+            let sign = 3 - 2 * player as i32;
+            if r == c {
+                diagonal += sign;
+            }
+            if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
+                anti_diagonal += sign;
+            }
+        }
+        self.diagonal = diagonal;
+        self.anti_diagonal = anti_diagonal;
+        self.moves += played as u64;
+        (played, false)
     }
 
     /// The counter engine on a [`Tiny`] board, as
@@ -2197,6 +2352,67 @@ mod tests {
                 assert_eq!(game.cell(0, 0), Some(Player::Two));
                 game.reset(size);
             }
+        }
+    }
+
+    #[test]
+    fn a_game_that_plays_more_moves_than_it_declared_leaves_its_list_and_still_wins() {
+        // Player 1 fills row 0 of a 33 x 33 board, player 2 plays row 1:
+        // the list fills at move 32 and row 0 completes at move 65.
+        let n = FEW_MOVES as u32 + 1;
+        let size = BoardSize::new(i64::from(n)).expect("valid size");
+        let moves: Vec<[u32; 3]> = (0..n)
+            .flat_map(|c| [[0, c, 1], [1, c, 2]])
+            .take(2 * n as usize - 1)
+            .collect();
+        for by_batch in [false, true] {
+            let mut told = TicTacToe::new(1).expect("valid size");
+            told.reset_for_moves(size, 3);
+            let mut fresh = TicTacToe::new(i64::from(n)).expect("valid size");
+            let expected: Vec<u8> = moves
+                .iter()
+                .map(|&[r, c, p]| {
+                    fresh
+                        .play(i64::from(r), i64::from(c), i64::from(p))
+                        .expect("legal")
+                        .number()
+                })
+                .collect();
+            let found: Vec<u8> = if by_batch {
+                let mut outcomes = vec![0; moves.len()];
+                told.play_batch(&moves, &mut outcomes).expect("legal");
+                outcomes
+            } else {
+                moves
+                    .iter()
+                    .map(|&[r, c, p]| {
+                        told.play(i64::from(r), i64::from(c), i64::from(p))
+                            .expect("legal")
+                            .number()
+                    })
+                    .collect()
+            };
+            assert_eq!(found, expected);
+            assert_eq!(found.last(), Some(&1));
+            assert_eq!(told.winner(), fresh.winner());
+            assert_eq!(told.moves_played(), fresh.moves_played());
+            for line in [
+                Line::Row(0),
+                Line::Row(1),
+                Line::Column(5),
+                Line::Diagonal,
+                Line::AntiDiagonal,
+            ] {
+                assert_eq!(told.line_sum(line), fresh.line_sum(line));
+            }
+            assert_eq!(told.cell(1, 31), Some(Player::Two));
+            assert_eq!(
+                told.play(1, 31, 2),
+                Err(MoveError::AfterWin {
+                    winner: Player::One,
+                    at_move: 65
+                })
+            );
         }
     }
 
@@ -2594,6 +2810,35 @@ mod tests {
                     }
                     proptest::prop_assert_eq!(dense.sum(r as usize, ROW), sparse.sum(n, u64::from(r)));
                 }
+            }
+        }
+
+        // The list of a short game's cells against the sparse store, which
+        // keeps exactly what was played: cells played twice, and boards
+        // from just over the list's length to the largest.
+        #[test]
+        fn the_few_store_keeps_what_the_sparse_one_keeps(
+            n in proptest::sample::select(vec![FEW_MOVES as u32 + 1, 40, 1000, 46_341, 1_000_000_000]),
+            moves in proptest::collection::vec((0u32..40, 0u32..40, proptest::bool::ANY), 0..60),
+        ) {
+            let mut few = Few::default();
+            let mut sparse = Sparse::<u64>::default();
+            sparse.reset(n, true);
+            for &(r, c, second) in &moves {
+                let (r, c) = (r % n, (c * 7919) % n);
+                let mover = if second { Player::Two } else { Player::One };
+                // A full list takes no more cells: the game leaves it first.
+                if few.len == FEW_MOVES {
+                    break;
+                }
+                proptest::prop_assert_eq!(few.place(r, c, mover), sparse.place(n, r, c, mover).expect("room"));
+            }
+            for &(r, c, _) in &moves {
+                let (r, c) = (r % n, (c * 7919) % n);
+                proptest::prop_assert_eq!(few.owner(r, c), sparse.owner(n, r, c));
+                proptest::prop_assert_eq!(few.owner(c, r), sparse.owner(n, c, r));
+                proptest::prop_assert_eq!(few.sum(r, ROW), sparse.sum(n, u64::from(r)));
+                proptest::prop_assert_eq!(few.sum(c, COLUMN), sparse.sum(n, u64::from(n) + u64::from(c)));
             }
         }
 
