@@ -329,10 +329,10 @@ const SMALL_BOARD: usize = 32;
 /// most); larger ones keep their cells in [`CellGroup`]s.
 const STAMPED_CELLS_MAX_N: usize = 256;
 
-/// Boards up to this side are kept in [`Tiny`], and play their diagonals
-/// without branches: there a move is on one so often, and off so often,
-/// that branches are mispredicted (`docs/PERFORMANCE.md`, "Figures behind
-/// design choices").
+/// Boards up to this side are kept in [`Tiny`], a word a player. Their
+/// moves test the diagonals without branches: there a move is on one so
+/// often, and off so often, that branches are mispredicted
+/// (`docs/PERFORMANCE.md`, "Figures behind design choices").
 const TINY_MAX_N: u32 = 8;
 
 /// The cells of a board up to [`TINY_MAX_N`]: a word a player, bit 8r + c
@@ -340,8 +340,8 @@ const TINY_MAX_N: u32 = 8;
 /// eighth bit.
 ///
 /// Why: a file of short games on the statement's 3 x 3 board resets a
-/// board every few moves. Here that is two stores, and a move checks its
-/// cell and its row and column in registers, where the dense store's
+/// board every few moves. Here that is two stores, and a move tests its
+/// cell and its four lines by masks in registers, where the dense store's
 /// stamps and line counts took a loop of N to reset and a load and store
 /// a count.
 #[derive(Clone, Copy, Debug, Default)]
