@@ -407,11 +407,15 @@ impl Tiny {
     /// [`COLUMN`]) of an N x N board.
     fn sum(&self, n: u32, index: u32, kind: usize) -> i32 {
         let lines = TinyLines::of(n);
-        let line = if kind == ROW {
+        self.line_sum(if kind == ROW {
             lines.row << (8 * index)
         } else {
             lines.column << index
-        };
+        })
+    }
+
+    /// The signed sum of the cells of `line`, a mask.
+    fn line_sum(&self, line: u64) -> i32 {
         let count = |marks: u64| (marks & line).count_ones() as i32;
         count(self.marks[0]) - count(self.marks[1])
     }
@@ -421,10 +425,10 @@ impl Tiny {
     /// from the marks when asked for.
     fn diagonal_sums(&self, n: u32) -> (i32, i32) {
         let lines = TinyLines::of(n);
-        let sum = |line: u64| {
-            (self.marks[0] & line).count_ones() as i32 - (self.marks[1] & line).count_ones() as i32
-        };
-        (sum(lines.diagonal), sum(lines.anti_diagonal))
+        (
+            self.line_sum(lines.diagonal),
+            self.line_sum(lines.anti_diagonal),
+        )
     }
 
     /// Marks an empty cell of an N x N board; returns the new sums of its
@@ -462,6 +466,18 @@ struct Few {
 }
 
 impl Few {
+    /// Whether a game of `moves` moves on an `n` x `n` board is kept in a
+    /// list.
+    #[inline(always)]
+    fn holds(n: u32, moves: u64) -> bool {
+        moves <= FEW_MOVES as u64 && n > FEW_MOVES as u32
+    }
+
+    /// The player of the cell at `at` in the list.
+    fn player(&self, at: usize) -> Player {
+        Player::of_index(u32::from(self.players[at]) - 1)
+    }
+
     /// The list's key of cell (`r`, `c`).
     #[inline(always)]
     fn key(r: u32, c: u32) -> u64 {
@@ -472,7 +488,7 @@ impl Few {
         let at = self.cells[..self.len]
             .iter()
             .position(|&key| key == Few::key(r, c))?;
-        Player::from_number(i64::from(self.players[at]))
+        Some(self.player(at))
     }
 
     /// The signed sum of row or column `index` (`kind` [`ROW`] or
@@ -488,7 +504,7 @@ impl Few {
         };
         (0..self.len)
             .filter(|&at| on_line(self.cells[at]))
-            .map(|at| 3 - 2 * i32::from(self.players[at]))
+            .map(|at| self.player(at).sign())
             .sum()
     }
 
@@ -1516,8 +1532,8 @@ impl TicTacToe {
     #[inline]
     pub fn reset_for_moves(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
-        let few = moves <= FEW_MOVES as u64 && n > FEW_MOVES as u32;
-        if few && !matches!(self.store, Store::Sparse | Store::Narrow) {
+        let sparse_in_use = matches!(self.store, Store::Sparse | Store::Narrow);
+        if Few::holds(n, moves) && !sparse_in_use {
             // A short game on a large board, the other usual case of a file
             // of short games: its list emptied, and no board touched.
             self.few.len = 0;
@@ -1525,7 +1541,7 @@ impl TicTacToe {
             self.begin_game(n);
             return;
         }
-        if n <= DENSE_MAX_N && !few && !matches!(self.store, Store::Sparse | Store::Narrow) {
+        if n <= DENSE_MAX_N && !sparse_in_use {
             // A file of short games on small boards resets once a few moves:
             // inlined into the solving loop, with the other stores' work
             // out of the way.
@@ -1548,7 +1564,7 @@ impl TicTacToe {
     fn reset_other_stores(&mut self, size: BoardSize, moves: u64) {
         let n = size.get();
         let was = self.store;
-        self.store = if moves <= FEW_MOVES as u64 && n > FEW_MOVES as u32 {
+        self.store = if Few::holds(n, moves) {
             self.few.len = 0;
             Store::Few
         } else if n <= TINY_MAX_N {
@@ -1799,8 +1815,7 @@ impl TicTacToe {
         self.moves = moves;
         for at in 0..few.len {
             let (r, c) = ((few.cells[at] >> 32) as u32, few.cells[at] as u32);
-            let mover = Player::of_index(u32::from(few.players[at]) - 1);
-            self.place(r, c, mover)?;
+            self.place(r, c, few.player(at))?;
         }
         (self.diagonal, self.anti_diagonal) = (diagonal, anti_diagonal);
         Ok(())
