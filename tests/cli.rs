@@ -270,6 +270,47 @@ fn threads_change_nothing_but_the_time() {
     }
 }
 
+/// A transcript of `cases` copies of the LeetCode example (about 100 bytes
+/// each, so that it is cut into parts), with case `bad` written as `broken`.
+fn long_transcript(cases: usize, bad: usize, broken: &str) -> Vec<u8> {
+    let example = "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\"]\n[[3],[0,0,1],[0,2,2],[2,2,1],[1,1,2]]\n";
+    (1..=cases)
+        .map(|case| if case == bad { broken } else { example })
+        .collect::<String>()
+        .into_bytes()
+}
+
+#[test]
+fn threads_change_nothing_but_the_time_on_a_leetcode_transcript() {
+    let broken = [
+        // No error: the case is the example.
+        "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\"]\n[[3],[0,0,1],[0,2,2],[2,2,1],[1,1,2]]\n",
+        // A taken cell.
+        "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[0,0,1],[0,0,2]]\n",
+        // A line that opens like a case inside one, where a cut may fall.
+        "[\"TicTacToe\",\"move\",\n[\"TicTacToe\",\"move\"]\n[[3],[0,0,1]]\n",
+        // The argument lists one short, so the next case is read as theirs.
+        "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[0,0,1]\n",
+    ];
+    for (kind, broken) in broken.iter().enumerate() {
+        let input = long_transcript(30_000, 15_000, broken);
+        let run = |threads: &str| solved_on_threads(&input, threads);
+        let streamed = run("1");
+        assert_eq!(
+            streamed.0,
+            Some(if kind == 0 { 0 } else { 65 }),
+            "{:?}",
+            String::from_utf8_lossy(&streamed.2)
+        );
+        for threads in ["0", "2", "5"] {
+            assert!(
+                run(threads) == streamed,
+                "case {kind}, --threads {threads} differs"
+            );
+        }
+    }
+}
+
 /// Three cases, the second one game of 100,000 moves on a board of 2000
 /// (about 1.2 MB, cut into slices on several threads), with move `at` of
 /// it written as `line`, or the input cut off there when `line` is `None`.

@@ -11,6 +11,7 @@ use tictactoe::error::{Error, InputName};
 use tictactoe::format::coding_ninjas::read::Reader;
 use tictactoe::format::write::ResultWriter;
 use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
+use tictactoe::pipeline::leetcode;
 use tictactoe::pipeline::parallel::{self, Split};
 use tictactoe::pipeline::run_stream;
 
@@ -406,6 +407,91 @@ proptest! {
         let stream = solve_split(&bytes[..], rules, 1, part_bytes);
         let pieces = Pieces { data: &bytes, sizes, next: 0 };
         let split = solve_split(pieces, rules, workers, part_bytes);
+        prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
+        prop_assert_eq!(split.1, stream.1);
+    }
+}
+
+/// Solves a LeetCode transcript cut into parts of about `part_bytes`, on
+/// `workers` threads; one worker reads it as one stream.
+fn solve_leetcode_split(
+    input: impl Read,
+    rules: Rules,
+    workers: usize,
+    part_bytes: usize,
+) -> (Vec<u8>, Option<String>) {
+    let mut out = Vec::new();
+    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
+    let split = Split {
+        workers,
+        part_bytes,
+    };
+    let result = leetcode::solve(input, InputName::Stdin, &mut game, &mut out, split);
+    (out, result.err().map(|error| error.to_string()))
+}
+
+/// Transcripts the LeetCode splitter must follow or hand back: games of
+/// every kind (`game`) written one array a line, the usual way or spaced,
+/// and now and then damaged: cut short, or with bytes put in that break a
+/// case or open a line like a case's start where none is.
+fn transcript_to_split() -> impl Strategy<Value = Vec<u8>> {
+    let newline = prop::sample::select(vec!["\n", "\r\n", "\n\n", " \n "]);
+    let case = (game(), newline, any::<bool>());
+    let damage = prop_oneof![
+        4 => Just(None),
+        1 => (0usize..3000, prop::sample::select(vec![
+            &b""[..], b"\n[\"TicTacToe\"", b"\n[\"TicTacToe\",\"move\"]\n[[3],", b"]", b",", b"x", b"\n", b"[[2]]",
+        ]))
+            .prop_map(Some),
+    ];
+    (prop::collection::vec(case, 0..40), damage).prop_map(|(cases, damage)| {
+        let mut text = String::new();
+        for ((n, moves), newline, spaced) in cases {
+            let comma = if spaced { ", " } else { "," };
+            let names: Vec<&str> = std::iter::once("\"TicTacToe\"")
+                .chain(moves.iter().map(|_| "\"move\""))
+                .collect();
+            let arguments: Vec<String> = std::iter::once(format!("[{n}]"))
+                .chain(
+                    moves
+                        .iter()
+                        .map(|(r, c, p)| format!("[{r}{comma}{c}{comma}{p}]")),
+                )
+                .collect();
+            text.push_str(&format!(
+                "[{}]{newline}[{}]{newline}",
+                names.join(comma),
+                arguments.join(comma)
+            ));
+        }
+        let mut bytes = text.into_bytes();
+        if let Some((at, with)) = damage {
+            let at = at.min(bytes.len());
+            if with.is_empty() {
+                bytes.truncate(at);
+            } else {
+                bytes.splice(at..at, with.iter().copied());
+            }
+        }
+        bytes
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn split_leetcode_solving_gives_the_streams_output_and_error(
+        bytes in transcript_to_split(),
+        workers in 2usize..=3,
+        part_bytes in 1usize..400,
+        sizes in prop::collection::vec(1usize..300, 1..4),
+        policy in 0usize..3,
+    ) {
+        let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
+        let stream = solve_leetcode_split(&bytes[..], rules, 1, part_bytes);
+        let pieces = Pieces { data: &bytes, sizes, next: 0 };
+        let split = solve_leetcode_split(pieces, rules, workers, part_bytes);
         prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
         prop_assert_eq!(split.1, stream.1);
     }

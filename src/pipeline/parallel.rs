@@ -45,7 +45,7 @@ const IN_FLIGHT: usize = 2;
 /// Two parts a worker, on eight workers, held 22 MiB on games of 10^5
 /// moves and more, and 33 MiB on cases padded with runs of space to a
 /// MiB. Two workers' parts of the usual size stay under it.
-const IN_FLIGHT_BYTES: usize = 3 * 1024 * 1024;
+pub(crate) const IN_FLIGHT_BYTES: usize = 3 * 1024 * 1024;
 
 /// The memory a part in flight holds, as counted against [`IN_FLIGHT_BYTES`].
 fn in_flight_bytes(part: &Part) -> usize {
@@ -763,7 +763,7 @@ enum Stop {
 
 /// A worker stopped without an answer: it panicked, and the scope's join
 /// passes the panic on; this error is never what the user sees.
-fn worker_lost() -> Error {
+pub(crate) fn worker_lost() -> Error {
     Error::Write(io::Error::other("a solver thread stopped"))
 }
 

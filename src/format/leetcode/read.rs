@@ -204,16 +204,34 @@ enum Integer {
 impl<R: Read> Reader<R> {
     /// A reader of `input`, called `name` in messages.
     pub fn new(input: R, name: InputName) -> Reader<R> {
+        Reader::of_chunks(Chunks::new(input), name, 0)
+    }
+
+    /// A reader of test cases from `chunks`, which start where test case
+    /// `cases_before + 1` starts (or whitespace before it): for the rest of
+    /// an input, with positions and case numbers counted from its start.
+    pub fn of_chunks(chunks: Chunks<R>, name: InputName, cases_before: u64) -> Reader<R> {
         Reader {
-            chunks: Chunks::new(input),
+            chunks,
             name,
-            case: 0,
+            case: cases_before,
             moves: 0,
             read: 0,
             open: false,
             case_pins: 0,
             square_names: Vec::new(),
         }
+    }
+
+    /// The reader's buffer, for reuse once reading is done.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.chunks.into_buffer()
+    }
+
+    /// The test cases read or begun, counting those before the reader's
+    /// start.
+    pub fn cases(&self) -> u64 {
+        self.case
     }
 
     /// Reads the next test case's method names and its constructor's
