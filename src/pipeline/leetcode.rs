@@ -1,9 +1,9 @@
 //! Solving a LeetCode transcript, as one stream or across cores.
 //!
 //! Across cores, the splitter ([`crate::format::leetcode::split`]) cuts the
-//! transcript where a test case starts a line. A part goes to the next
-//! worker, or is solved on this thread when that worker holds as many as it
-//! may, and the parts' lines are written in input order. A part's reading
+//! transcript where a test case starts a line. Part k goes to worker k mod
+//! W, and the parts' lines are written in input order, as
+//! [`crate::pipeline::parallel`] does with Coding Ninjas files. A part's reading
 //! that fails proves nothing about where the error is (the cut before or
 //! after it may have fallen inside a test case), so its output is dropped
 //! and the input is read again from the part's start as one stream, with
@@ -19,7 +19,7 @@ use crate::format::leetcode::split::{Next, Part, Splitter};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, TicTacToe};
-use crate::pipeline::parallel::{IN_FLIGHT_BYTES, Offered, Ordered, Split, worker_lost};
+use crate::pipeline::parallel::{IN_FLIGHT_BYTES, Ordered, Split, worker_lost};
 use std::io::{self, Read, Write};
 
 /// A part solved: its output, its buffer back, and how many test cases it
@@ -85,8 +85,7 @@ fn solve_into<R: Read, W: Write>(
         move |(part, output): (Part, Vec<u8>)| solve_part(part, output, name, &mut game, &mut writer)
     };
     std::thread::scope(|scope| {
-        // This thread solves too, when it would otherwise wait.
-        let Some(workers) = Ordered::start(scope, workers - 1, &worker) else {
+        let Some(workers) = Ordered::start(scope, workers, &worker) else {
             // No thread could be started: the same output, read as one stream.
             let (buffered, input) = splitter.into_rest();
             let stream = first.into_stream().chain(buffered.into_stream()).chain(input);
@@ -94,7 +93,6 @@ fn solve_into<R: Read, W: Write>(
         };
         let mut parts = Parts {
             workers,
-            here: worker(),
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
             bytes_sent: 0,
@@ -170,10 +168,9 @@ enum Stop {
     Error(Error),
 }
 
-/// The workers, this thread's own solving, and the buffers that come back.
-struct Parts<H> {
+/// The workers and the buffers that come back from them.
+struct Parts {
     workers: Ordered<(Part, Vec<u8>), Solved>,
-    here: H,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
     /// The bytes of the parts handed out and not yet written.
@@ -182,27 +179,19 @@ struct Parts<H> {
     cases: u64,
 }
 
-impl<H: FnMut((Part, Vec<u8>)) -> Solved> Parts<H> {
-    /// Hands a part to the next worker, or solves it here if that worker
-    /// holds as many as it may; first writes the parts already solved, and
-    /// waits for the oldest while the parts in hand hold enough memory.
+impl Parts {
+    /// Hands a part to the next worker, first writing the oldest parts'
+    /// lines while the workers have as many as they may hold, or the parts
+    /// in hand hold enough memory.
     fn hand_out<W: Write>(&mut self, part: Part, writer: &mut ResultWriter<W, true>) -> Result<(), Stop> {
-        while self.workers.pending() && self.bytes_sent + part.len > IN_FLIGHT_BYTES {
+        while !self.workers.has_room() || (self.workers.pending() && self.bytes_sent + part.len > IN_FLIGHT_BYTES) {
             let solved = self.workers.receive().ok_or_else(|| Stop::Error(worker_lost()))?;
-            self.write(solved, writer)?;
-        }
-        while let Some(solved) = self.workers.try_receive() {
             self.write(solved, writer)?;
         }
         self.bytes_sent += part.len;
         let output = self.spare_outputs.pop().unwrap_or_default();
-        match self.workers.try_send((part, output)) {
-            Offered::Sent => {}
-            Offered::Full(job) => {
-                let solved = (self.here)(job);
-                self.workers.push_here(solved);
-            }
-            Offered::Lost => return Err(Stop::Error(worker_lost())),
+        if !self.workers.send((part, output)) {
+            return Err(Stop::Error(worker_lost()));
         }
         Ok(())
     }

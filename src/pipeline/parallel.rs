@@ -1,12 +1,8 @@
 //! Solving the cases of one Coding Ninjas input on several threads.
 //!
 //! The splitter ([`crate::format::coding_ninjas::split`]) cuts the input into parts of whole
-//! cases; a part goes to the next worker in turn, or is solved on this
-//! thread when that worker already holds as many as it may, and the parts'
-//! output is written in input order, so the output is byte for byte the
-//! single-threaded one. With `--threads N`, N - 1 workers and this thread
-//! solve: a thread that waited for workers was put to sleep and woken
-//! several times a part. A
+//! cases; part k goes to worker k mod W, and the parts' output is written in
+//! input order, so the output is byte for byte the single-threaded one. A
 //! part that fails ends the run with its completed lines written and nothing
 //! after them: the same "only whole lines of completed cases" as ever.
 //!
@@ -32,8 +28,7 @@ use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, MoveError, TicTacToe};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::io::{self, Read, Write};
-use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// Parts handed to a worker and not yet written, at most: enough to keep it
 /// busy while the previous part's output is written.
@@ -306,14 +301,11 @@ fn solve_parts<R: Read, W: Write>(
         move |job| solve_part(job, name, &mut game, &mut writer)
     };
     std::thread::scope(|scope| {
-        // This thread solves too, when it would otherwise wait: one
-        // worker fewer than the threads asked for.
-        let Some(workers) = Ordered::start(scope, workers - 1, &worker) else {
+        let Some(workers) = Ordered::start(scope, workers, &worker) else {
             return Ok(Progress::Unstarted(first));
         };
         let mut pool = Pool {
             workers,
-            here: worker(),
             spare_bytes: Vec::new(),
             spare_outputs: Vec::new(),
             spare_moves: Vec::new(),
@@ -357,36 +349,12 @@ fn solve_parts<R: Read, W: Write>(
 
 /// Jobs run on a fixed set of threads, with the results handed back in the
 /// order the jobs were sent: job k goes to worker k mod W, and the results
-/// are taken from the workers in turn. The caller may also do a job itself
-/// ([`Ordered::try_send`], [`Ordered::push_here`]); its result takes its
-/// place in the order.
+/// are taken from the workers in turn.
 pub(crate) struct Ordered<J, D> {
     jobs: Vec<SyncSender<J>>,
     results: Vec<Receiver<D>>,
-    /// The jobs whose results are not yet taken, oldest first.
-    order: VecDeque<Handed<D>>,
-    /// Jobs sent to workers so far: the next goes to worker `sent % W`.
     sent: usize,
-    /// Jobs with the workers whose results are not yet taken.
-    with_workers: usize,
-}
-
-/// Where a job's result is to be had.
-enum Handed<D> {
-    /// From this worker, in the order of the jobs it was sent.
-    Worker(usize),
-    /// Done on the caller's thread.
-    Here(D),
-}
-
-/// What [`Ordered::try_send`] did with a job.
-pub(crate) enum Offered<J> {
-    /// A worker has it.
-    Sent,
-    /// The next worker has as many jobs as it may hold: the job, back.
-    Full(J),
-    /// The worker has stopped (it panicked; the scope passes the panic on).
-    Lost,
+    received: usize,
 }
 
 impl<J: Send, D: Send> Ordered<J, D> {
@@ -409,9 +377,8 @@ impl<J: Send, D: Send> Ordered<J, D> {
         let mut ordered = Ordered {
             jobs: Vec::with_capacity(workers),
             results: Vec::with_capacity(workers),
-            order: VecDeque::new(),
             sent: 0,
-            with_workers: 0,
+            received: 0,
         };
         for _ in 0..workers.max(1) {
             let (job_sender, job_receiver) = sync_channel::<J>(IN_FLIGHT - 1);
@@ -435,96 +402,46 @@ impl<J: Send, D: Send> Ordered<J, D> {
         (!ordered.jobs.is_empty()).then_some(ordered)
     }
 
-    /// How many jobs the workers may have in hand at once.
+    /// How many jobs may be in hand at once.
     pub(crate) fn capacity(&self) -> usize {
         IN_FLIGHT * self.jobs.len()
     }
 
     /// Whether a job may be sent before the oldest result is taken.
     pub(crate) fn has_room(&self) -> bool {
-        self.with_workers < self.capacity()
+        self.sent - self.received < IN_FLIGHT * self.jobs.len()
     }
 
     /// Whether results are still to be taken.
     pub(crate) fn pending(&self) -> bool {
-        !self.order.is_empty()
+        self.received < self.sent
     }
 
-    /// Sends a job to the next worker, waiting for room. False if the
-    /// worker has stopped (it panicked; the scope passes the panic on).
+    /// Sends a job to the next worker. False if the worker has stopped
+    /// (it panicked; the scope passes the panic on).
     pub(crate) fn send(&mut self, job: J) -> bool {
-        let worker = self.sent % self.jobs.len();
-        let sent = self.jobs[worker].send(job).is_ok();
-        if sent {
-            self.handed_to(worker);
-        }
+        let sent = self.jobs[self.sent % self.jobs.len()].send(job).is_ok();
+        self.sent += usize::from(sent);
         sent
-    }
-
-    /// Sends a job to the next worker if it has room for it, else hands
-    /// it back, for the caller to do itself rather than wait.
-    pub(crate) fn try_send(&mut self, job: J) -> Offered<J> {
-        let worker = self.sent % self.jobs.len();
-        match self.jobs[worker].try_send(job) {
-            Ok(()) => {
-                self.handed_to(worker);
-                Offered::Sent
-            }
-            Err(TrySendError::Full(job)) => Offered::Full(job),
-            Err(TrySendError::Disconnected(_)) => Offered::Lost,
-        }
-    }
-
-    fn handed_to(&mut self, worker: usize) {
-        self.sent += 1;
-        self.with_workers += 1;
-        self.order.push_back(Handed::Worker(worker));
-    }
-
-    /// Queues the result of a job done on this thread, after the jobs
-    /// handed out before it.
-    pub(crate) fn push_here(&mut self, done: D) {
-        self.order.push_back(Handed::Here(done));
     }
 
     /// The oldest result not yet taken, waiting for it. `None` if none is
     /// pending or its worker stopped.
     pub(crate) fn receive(&mut self) -> Option<D> {
-        match self.order.pop_front()? {
-            Handed::Here(done) => Some(done),
-            Handed::Worker(worker) => {
-                self.with_workers -= 1;
-                self.results[worker].recv().ok()
-            }
+        if !self.pending() {
+            return None;
         }
-    }
-
-    /// The oldest result not yet taken if it is ready, without waiting.
-    pub(crate) fn try_receive(&mut self) -> Option<D> {
-        let done = match self.order.front()? {
-            Handed::Here(_) => match self.order.pop_front() {
-                Some(Handed::Here(done)) => done,
-                _ => return None,
-            },
-            Handed::Worker(worker) => {
-                let done = self.results[*worker].try_recv().ok()?;
-                self.order.pop_front();
-                self.with_workers -= 1;
-                done
-            }
-        };
+        let done = self.results[self.received % self.results.len()]
+            .recv()
+            .ok()?;
+        self.received += 1;
         Some(done)
     }
 }
 
-/// The solving workers, this thread's own solving, and the buffers that
-/// come back from them.
-struct Pool<H> {
+/// The solving workers and the buffers that come back from them.
+struct Pool {
     workers: Ordered<Job, Solved>,
-    /// Solves a part on this thread: what it does when the next worker's
-    /// hands are full, rather than wait. (Waiting put a thread to sleep
-    /// and woke it again several times a part.)
-    here: H,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
     spare_moves: Vec<Vec<[u32; 3]>>,
@@ -538,18 +455,15 @@ struct Pool<H> {
     buffer_bytes: usize,
 }
 
-impl<H: FnMut(Job) -> Solved> Pool<H> {
-    /// Hands a part to the next worker, or solves it here if that worker's
-    /// hands are full; first writes the output of the parts already
-    /// solved, and waits for the oldest if the parts in hand hold enough
-    /// memory.
+impl Pool {
+    /// Sends a part to the next worker, first writing the oldest part's
+    /// output if the workers have enough in hand.
     fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
         let bytes = in_flight_bytes(&part);
-        while self.workers.pending() && self.bytes_sent + bytes > IN_FLIGHT_BYTES {
+        while !self.workers.has_room()
+            || (self.workers.pending() && self.bytes_sent + bytes > IN_FLIGHT_BYTES)
+        {
             self.write_next(output)?;
-        }
-        while let Some(solved) = self.workers.try_receive() {
-            self.write_solved(solved, output)?;
         }
         self.bytes_sent += bytes;
         let mut output_buffer = self.spare_outputs.pop().unwrap_or_default();
@@ -573,26 +487,10 @@ impl<H: FnMut(Job) -> Solved> Pool<H> {
             output: output_buffer,
             moves,
         };
-        if job.part.slice.is_some() {
-            // A slice's moves are played here, which is this thread's
-            // share of a long case: its reading is the workers'.
-            while !self.workers.has_room() {
-                self.write_next(output)?;
-            }
-            if !self.workers.send(job) {
-                return Err(worker_lost());
-            }
-            return Ok(());
+        if !self.workers.send(job) {
+            return Err(worker_lost());
         }
-        match self.workers.try_send(job) {
-            Offered::Sent => Ok(()),
-            Offered::Full(job) => {
-                let solved = (self.here)(job);
-                self.workers.push_here(solved);
-                Ok(())
-            }
-            Offered::Lost => Err(worker_lost()),
-        }
+        Ok(())
     }
 
     /// A buffer for the splitter: a spare one, or a new one while fewer
@@ -630,14 +528,9 @@ impl<H: FnMut(Job) -> Solved> Pool<H> {
     /// completed lines even when it failed, and then its error. A slice's
     /// moves are played here.
     fn write_next<W: Write>(&mut self, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
-        let Some(solved) = self.workers.receive() else {
+        let Some(mut solved) = self.workers.receive() else {
             return Err(worker_lost());
         };
-        self.write_solved(solved, output)
-    }
-
-    /// Writes a solved part's output, as [`Pool::write_next`] does.
-    fn write_solved<W: Write>(&mut self, mut solved: Solved, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
         self.bytes_sent -= in_flight_bytes(&solved.part);
         if solved.part.slice.is_some() {
             output.play_slice(&mut solved)?;
