@@ -114,11 +114,11 @@ fn solve_into<R: Read, W: Write>(
             next = splitter.next_part(parts.spare_bytes.pop().unwrap_or_default());
         };
         // The parts still in hand, written in order up to one that failed.
-        let (failed, rest) = match stop {
+        let (failed, unsent, rest) = match stop {
             Stop::Error(error) => return Err(error),
             Stop::End => match parts.write_all(writer)? {
                 None => return Ok(()),
-                Some(failed) => (failed, None),
+                Some(failed) => (failed, None, None),
             },
             Stop::Rest(rest) => match parts.write_all(writer)? {
                 None => {
@@ -128,17 +128,21 @@ fn solve_into<R: Read, W: Write>(
                     let mut reader = Reader::of_chunks(chunks, name.clone(), parts.cases);
                     return solve_cases(&mut reader, game, writer);
                 }
-                Some(failed) => (failed, Some(rest)),
+                Some(failed) => (failed, None, Some(rest)),
             },
-            Stop::Failed(failed) => (failed, None),
+            Stop::Failed { failed, unsent } => (*failed, unsent, None),
         };
         // From the part that failed on, one stream: its bytes, those of the
-        // parts after it, what the splitter holds, and the input's rest.
+        // parts after it (with the workers, then the one not handed out),
+        // what the splitter holds, and the input's rest.
         let start = failed.start;
         let mut bytes = failed.contents().to_vec();
         while parts.workers.pending() {
             let solved = parts.workers.receive().ok_or_else(worker_lost)?;
             bytes.extend_from_slice(solved.part.contents());
+        }
+        if let Some(unsent) = unsent {
+            bytes.extend_from_slice(unsent.contents());
         }
         let input = match rest {
             Some(rest) => {
@@ -162,8 +166,14 @@ enum Stop {
     End,
     /// The splitter stopped: what it held, for the streaming reader.
     Rest(Part),
-    /// A part's reading failed: that part. The parts after it are still in hand.
-    Failed(Part),
+    /// A part's reading failed: that part. The parts after it are still
+    /// with the workers, but for one not yet handed out, if any.
+    Failed {
+        /// The part that failed.
+        failed: Box<Part>,
+        /// The part that was being handed out when the failure was found.
+        unsent: Option<Box<Part>>,
+    },
     /// Writing failed, or a worker stopped.
     Error(Error),
 }
@@ -186,7 +196,17 @@ impl Parts {
     fn hand_out<W: Write>(&mut self, part: Part, writer: &mut ResultWriter<W, true>) -> Result<(), Stop> {
         while !self.workers.has_room() || (self.workers.pending() && self.bytes_sent + part.len > IN_FLIGHT_BYTES) {
             let solved = self.workers.receive().ok_or_else(|| Stop::Error(worker_lost()))?;
-            self.write(solved, writer)?;
+            match self.write(solved, writer) {
+                Ok(()) => {}
+                // The part in hand follows the failed one and those with the workers.
+                Err(Stop::Failed { failed, .. }) => {
+                    return Err(Stop::Failed {
+                        failed,
+                        unsent: Some(Box::new(part)),
+                    });
+                }
+                Err(stop) => return Err(stop),
+            }
         }
         self.bytes_sent += part.len;
         let output = self.spare_outputs.pop().unwrap_or_default();
@@ -200,7 +220,10 @@ impl Parts {
     fn write<W: Write>(&mut self, solved: Solved, writer: &mut ResultWriter<W, true>) -> Result<(), Stop> {
         self.bytes_sent -= solved.part.len;
         let Some(cases) = solved.cases else {
-            return Err(Stop::Failed(solved.part));
+            return Err(Stop::Failed {
+                failed: Box::new(solved.part),
+                unsent: None,
+            });
         };
         writer.write_lines(&solved.output).map_err(|error| Stop::Error(Error::Write(error)))?;
         self.cases += cases;
@@ -215,7 +238,7 @@ impl Parts {
             let solved = self.workers.receive().ok_or_else(worker_lost)?;
             match self.write(solved, writer) {
                 Ok(()) => {}
-                Err(Stop::Failed(failed)) => return Ok(Some(failed)),
+                Err(Stop::Failed { failed, .. }) => return Ok(Some(*failed)),
                 Err(Stop::Error(error)) => return Err(error),
                 Err(Stop::End | Stop::Rest(_)) => {}
             }
