@@ -22,6 +22,72 @@ fn duplicate(stream: &impl std::os::windows::io::AsHandle) -> io::Result<File> {
     Ok(File::from(stream.as_handle().try_clone_to_owned()?))
 }
 
+/// A standard stream, read or written as a blocking one even if whoever
+/// passed it left its descriptor non-blocking (a pipe shared with a
+/// program that wanted that): a read or write that would block waits until
+/// the stream is ready, where it would fail. Without this, a slow writer
+/// made a read fail part way into a token, and the reader took that for
+/// the input's end: a valid transcript was reported wrong.
+pub struct Waiting(File);
+
+impl Waiting {
+    /// Retries `operation` while it would block, waiting until the stream
+    /// is ready for it (`ready`: readable or writable).
+    fn retry<T>(&mut self, ready: Ready, mut operation: impl FnMut(&mut File) -> io::Result<T>) -> io::Result<T> {
+        loop {
+            match operation(&mut self.0) {
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => wait_until(&self.0, ready)?,
+                done => return done,
+            }
+        }
+    }
+}
+
+/// What [`wait_until`] waits for.
+#[derive(Clone, Copy)]
+enum Ready {
+    Read,
+    Write,
+}
+
+/// Waits until `file` can be read or written.
+#[cfg(unix)]
+fn wait_until(file: &File, ready: Ready) -> io::Result<()> {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let events = match ready {
+        Ready::Read => PollFlags::POLLIN,
+        Ready::Write => PollFlags::POLLOUT,
+    };
+    let mut descriptors = [PollFd::new(file.as_fd(), events)];
+    match poll(&mut descriptors, PollTimeout::NONE) {
+        Ok(_) | Err(nix::errno::Errno::EINTR) => Ok(()),
+        Err(errno) => Err(errno.into()),
+    }
+}
+
+/// Windows' standard streams do not fail for want of data: nothing to wait for.
+#[cfg(not(unix))]
+fn wait_until(_: &File, _: Ready) -> io::Result<()> {
+    Err(io::ErrorKind::WouldBlock.into())
+}
+
+impl Read for Waiting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.retry(Ready::Read, |file| file.read(buf))
+    }
+}
+
+impl Write for Waiting {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.retry(Ready::Write, |file| file.write(bytes))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Opens an input for reading, with its name for messages.
 ///
 /// A closed standard input reads as empty, so it ends in a data error like
@@ -32,7 +98,7 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
             let reader: Box<dyn Read> = match duplicate(&io::stdin()) {
                 Ok(file) => {
                     widen_pipe(&file);
-                    Box::new(file)
+                    Box::new(Waiting(file))
                 }
                 Err(_) => Box::new(io::empty()),
             };
@@ -91,7 +157,7 @@ pub struct Output {
 
 enum Destination {
     /// Written where it is: standard output, a device, a pipe.
-    Stream(File),
+    Stream(Waiting),
     File {
         /// The file being written, in the destination's folder.
         temporary: tempfile::NamedTempFile,
@@ -105,7 +171,7 @@ impl Output {
     pub fn stdout() -> Result<Output, Error> {
         let file = duplicate(&io::stdout()).map_err(Error::Write)?;
         Ok(Output {
-            to: Destination::Stream(file),
+            to: Destination::Stream(Waiting(file)),
         })
     }
 
@@ -151,7 +217,7 @@ impl Output {
                     .open(path)
                     .map_err(cannot_create)?;
                 return Ok(Output {
-                    to: Destination::Stream(file),
+                    to: Destination::Stream(Waiting(file)),
                 });
             }
             // Opened for writing, unchanged, only to refuse as a plain create would.

@@ -472,3 +472,100 @@ proptest! {
         }
     }
 }
+
+/// The binary's status, output and error with `stdin` and `stdout` as its
+/// standard streams, the test writing `input` to one and reading the other.
+#[cfg(unix)]
+fn run_with_streams(
+    args: &[&str],
+    stdin: std::os::fd::OwnedFd,
+    stdout: std::os::fd::OwnedFd,
+) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("tictactoe"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary starts")
+}
+
+/// Standard streams left non-blocking by the program that passed them (a
+/// pipe it shares) are read and written as blocking ones: a read that
+/// finds no data yet waits for it, and is not taken for the input's end or
+/// a read error. A valid transcript fed slowly through such a pipe was
+/// reported as `unknown method "mov"` (a name cut off by a failed read) or
+/// as an unreadable input; a long output into a full pipe failed.
+#[cfg(unix)]
+#[test]
+fn non_blocking_standard_streams_are_waited_for() {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    use std::io::Write;
+    let non_blocking = |fd: &std::os::fd::OwnedFd| {
+        fcntl(fd, FcntlArg::F_SETFL(OFlag::O_NONBLOCK)).expect("fcntl");
+    };
+    let transcript = "[\"TicTacToe\",\"move\",\"move\",\"move\",\"move\",\"move\",\"move\",\"move\"]\n\
+                      [[3],[0,0,1],[0,2,2],[2,2,1],[1,1,2],[2,0,1],[1,0,2],[2,1,1]]\n";
+    let coding_ninjas = "1\n3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+    for (input, expected) in [
+        (transcript.repeat(40), "[null,0,0,0,0,0,0,1]\n".repeat(40)),
+        (coding_ninjas.to_owned(), "0 0 0 0 0 0 1\n".to_owned()),
+    ] {
+        for threads in ["1", "0"] {
+            // Input trickling in through a non-blocking pipe, a few bytes at
+            // a time: reads find it empty again and again.
+            let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
+            non_blocking(&read);
+            let (out_read, out_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
+            let mut child = run_with_streams(&["--threads", threads], read, out_write);
+            let mut feed = std::fs::File::from(write);
+            for piece in input.as_bytes().chunks(7) {
+                feed.write_all(piece).expect("written");
+                std::thread::sleep(std::time::Duration::from_micros(300));
+            }
+            drop(feed);
+            let mut output = String::new();
+            std::fs::File::from(out_read)
+                .read_to_string(&mut output)
+                .expect("read");
+            let status = child.wait().expect("binary ends");
+            let mut errors = String::new();
+            child
+                .stderr
+                .take()
+                .expect("stderr")
+                .read_to_string(&mut errors)
+                .expect("read");
+            assert!(status.success(), "--threads {threads}: {errors}");
+            assert_eq!(output, expected, "--threads {threads}");
+        }
+    }
+    // Output into a non-blocking pipe that fills: writes wait for the
+    // reader, who starts late.
+    let cases = 20_000;
+    let input = format!(
+        "{cases}\n{}",
+        "3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n".repeat(cases)
+    );
+    let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
+    let (out_read, out_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
+    non_blocking(&out_write);
+    let mut child = run_with_streams(&[], read, out_write);
+    let feeder = std::thread::spawn(move || std::fs::File::from(write).write_all(input.as_bytes()));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let mut output = String::new();
+    std::fs::File::from(out_read)
+        .read_to_string(&mut output)
+        .expect("read");
+    feeder.join().expect("feeder").expect("written");
+    let status = child.wait().expect("binary ends");
+    let mut errors = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut errors)
+        .expect("read");
+    assert!(status.success(), "{errors}");
+    assert_eq!(output, "0 0 0 0 0 0 1\n".repeat(cases));
+}
