@@ -82,8 +82,8 @@ pub struct SolveConfig {
     pub rules: Rules,
     /// The format of the inputs.
     pub format: Option<Format>,
-    /// Threads to solve a long Coding Ninjas input on: 1 reads it as one
-    /// stream, 0 lets the solver choose.
+    /// Threads to solve a long input on, in either format: 1 reads it as
+    /// one stream, 0 lets the solver choose.
     pub threads: usize,
 }
 
