@@ -8,6 +8,7 @@ use common::Pieces;
 use proptest::prelude::*;
 use std::io::Read;
 use tictactoe::error::{Error, InputName};
+use tictactoe::format::Format;
 use tictactoe::format::coding_ninjas::read::Reader;
 use tictactoe::format::write::ResultWriter;
 use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
@@ -295,9 +296,10 @@ proptest! {
     }
 }
 
-/// Solves with the input split into parts of about `part_bytes`, on
+/// Solves an input of `format` split into parts of about `part_bytes`, on
 /// `workers` threads; one worker reads it as one stream.
 fn solve_split(
+    format: Format,
     input: impl Read,
     rules: Rules,
     workers: usize,
@@ -309,8 +311,26 @@ fn solve_split(
         workers,
         part_bytes,
     };
-    let result = parallel::solve(input, InputName::Stdin, &mut game, &mut out, split);
+    let result = match format {
+        Format::CodingNinjas => {
+            parallel::solve(input, InputName::Stdin, &mut game, &mut out, split)
+        }
+        Format::Leetcode => leetcode::solve(input, InputName::Stdin, &mut game, &mut out, split),
+    };
     (out, result.err().map(|error| error.to_string()))
+}
+
+/// `bytes` cut short at `at` (`with` empty), or with `with` put in there.
+fn damage(mut bytes: Vec<u8>, damage: Option<(usize, &[u8])>) -> Vec<u8> {
+    if let Some((at, with)) = damage {
+        let at = at.min(bytes.len());
+        if with.is_empty() {
+            bytes.truncate(at);
+        } else {
+            bytes.splice(at..at, with.iter().copied());
+        }
+    }
+    bytes
 }
 
 /// Games written the way generators write them, one `R C P` line a move
@@ -378,18 +398,7 @@ fn file_to_split() -> impl Strategy<Value = Vec<u8>> {
                 .prop_map(Some),
         ],
     )
-        .prop_map(|(text, damage)| {
-            let mut bytes = text.into_bytes();
-            if let Some((at, with)) = damage {
-                let at = at.min(bytes.len());
-                if with.is_empty() {
-                    bytes.truncate(at);
-                } else {
-                    bytes.splice(at..at, with.iter().copied());
-                }
-            }
-            bytes
-        })
+        .prop_map(|(text, broken)| damage(text.into_bytes(), broken))
 }
 
 proptest! {
@@ -404,30 +413,12 @@ proptest! {
         policy in 0usize..3,
     ) {
         let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
-        let stream = solve_split(&bytes[..], rules, 1, part_bytes);
+        let stream = solve_split(Format::CodingNinjas, &bytes[..], rules, 1, part_bytes);
         let pieces = Pieces { data: &bytes, sizes, next: 0 };
-        let split = solve_split(pieces, rules, workers, part_bytes);
+        let split = solve_split(Format::CodingNinjas, pieces, rules, workers, part_bytes);
         prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
         prop_assert_eq!(split.1, stream.1);
     }
-}
-
-/// Solves a LeetCode transcript cut into parts of about `part_bytes`, on
-/// `workers` threads; one worker reads it as one stream.
-fn solve_leetcode_split(
-    input: impl Read,
-    rules: Rules,
-    workers: usize,
-    part_bytes: usize,
-) -> (Vec<u8>, Option<String>) {
-    let mut out = Vec::new();
-    let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
-    let split = Split {
-        workers,
-        part_bytes,
-    };
-    let result = leetcode::solve(input, InputName::Stdin, &mut game, &mut out, split);
-    (out, result.err().map(|error| error.to_string()))
 }
 
 /// Transcripts the LeetCode splitter must follow or hand back: games of
@@ -437,14 +428,14 @@ fn solve_leetcode_split(
 fn transcript_to_split() -> impl Strategy<Value = Vec<u8>> {
     let newline = prop::sample::select(vec!["\n", "\r\n", "\n\n", " \n "]);
     let case = (game(), newline, any::<bool>());
-    let damage = prop_oneof![
+    let damaged_at = prop_oneof![
         4 => Just(None),
         1 => (0usize..3000, prop::sample::select(vec![
             &b""[..], b"\n[\"TicTacToe\"", b"\n[\"TicTacToe\",\"move\"]\n[[3],", b"]", b",", b"x", b"\n", b"[[2]]",
         ]))
             .prop_map(Some),
     ];
-    (prop::collection::vec(case, 0..40), damage).prop_map(|(cases, damage)| {
+    (prop::collection::vec(case, 0..40), damaged_at).prop_map(|(cases, broken)| {
         let mut text = String::new();
         for ((n, moves), newline, spaced) in cases {
             let comma = if spaced { ", " } else { "," };
@@ -464,16 +455,7 @@ fn transcript_to_split() -> impl Strategy<Value = Vec<u8>> {
                 arguments.join(comma)
             ));
         }
-        let mut bytes = text.into_bytes();
-        if let Some((at, with)) = damage {
-            let at = at.min(bytes.len());
-            if with.is_empty() {
-                bytes.truncate(at);
-            } else {
-                bytes.splice(at..at, with.iter().copied());
-            }
-        }
-        bytes
+        damage(text.into_bytes(), broken)
     })
 }
 
@@ -489,9 +471,9 @@ proptest! {
         policy in 0usize..3,
     ) {
         let rules = Rules { after_win: POLICIES[policy], engine: EngineKind::Counter };
-        let stream = solve_leetcode_split(&bytes[..], rules, 1, part_bytes);
+        let stream = solve_split(Format::Leetcode, &bytes[..], rules, 1, part_bytes);
         let pieces = Pieces { data: &bytes, sizes, next: 0 };
-        let split = solve_leetcode_split(pieces, rules, workers, part_bytes);
+        let split = solve_split(Format::Leetcode, pieces, rules, workers, part_bytes);
         prop_assert_eq!(String::from_utf8_lossy(&split.0), String::from_utf8_lossy(&stream.0));
         prop_assert_eq!(split.1, stream.1);
     }

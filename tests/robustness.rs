@@ -473,8 +473,8 @@ proptest! {
     }
 }
 
-/// The binary's status, output and error with `stdin` and `stdout` as its
-/// standard streams, the test writing `input` to one and reading the other.
+/// The binary started with `stdin` and `stdout` as its standard streams,
+/// and its standard error piped.
 #[cfg(unix)]
 fn run_with_streams(
     args: &[&str],
@@ -488,6 +488,25 @@ fn run_with_streams(
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("binary starts")
+}
+
+/// Reads `child`'s output from `output` to its end, then waits for it:
+/// its status, output and error.
+#[cfg(unix)]
+fn finish(
+    mut child: std::process::Child,
+    output: std::os::fd::OwnedFd,
+) -> (std::process::ExitStatus, String, String) {
+    let mut written = String::new();
+    std::fs::File::from(output)
+        .read_to_string(&mut written)
+        .expect("read");
+    let status = child.wait().expect("binary ends");
+    let mut errors = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        stderr.read_to_string(&mut errors).expect("read");
+    }
+    (status, written, errors)
 }
 
 /// Standard streams left non-blocking by the program that passed them (a
@@ -517,25 +536,14 @@ fn non_blocking_standard_streams_are_waited_for() {
             let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
             non_blocking(&read);
             let (out_read, out_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
-            let mut child = run_with_streams(&["--threads", threads], read, out_write);
+            let child = run_with_streams(&["--threads", threads], read, out_write);
             let mut feed = std::fs::File::from(write);
             for piece in input.as_bytes().chunks(7) {
                 feed.write_all(piece).expect("written");
                 std::thread::sleep(std::time::Duration::from_micros(300));
             }
             drop(feed);
-            let mut output = String::new();
-            std::fs::File::from(out_read)
-                .read_to_string(&mut output)
-                .expect("read");
-            let status = child.wait().expect("binary ends");
-            let mut errors = String::new();
-            child
-                .stderr
-                .take()
-                .expect("stderr")
-                .read_to_string(&mut errors)
-                .expect("read");
+            let (status, output, errors) = finish(child, out_read);
             assert!(status.success(), "--threads {threads}: {errors}");
             assert_eq!(output, expected, "--threads {threads}");
         }
@@ -550,22 +558,11 @@ fn non_blocking_standard_streams_are_waited_for() {
     let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
     let (out_read, out_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).expect("pipe");
     non_blocking(&out_write);
-    let mut child = run_with_streams(&[], read, out_write);
+    let child = run_with_streams(&[], read, out_write);
     let feeder = std::thread::spawn(move || std::fs::File::from(write).write_all(input.as_bytes()));
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let mut output = String::new();
-    std::fs::File::from(out_read)
-        .read_to_string(&mut output)
-        .expect("read");
+    let (status, output, errors) = finish(child, out_read);
     feeder.join().expect("feeder").expect("written");
-    let status = child.wait().expect("binary ends");
-    let mut errors = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut errors)
-        .expect("read");
     assert!(status.success(), "{errors}");
     assert_eq!(output, "0 0 0 0 0 0 1\n".repeat(cases));
 }

@@ -7,6 +7,7 @@
 use crate::error::{DataError, DataErrorKind, Position, quote_token};
 use crate::simd::{self, Baseline, Cpu};
 use std::io::{self, Read};
+use std::ops::Range;
 
 /// Bytes of a bad token a message quotes.
 pub const QUOTED: usize = 32;
@@ -38,6 +39,27 @@ pub fn read_into(
     *end += read;
     *eof = read == 0;
     Ok(read > 0)
+}
+
+/// A buffer of `size` zero bytes, or an out-of-memory error if the memory is
+/// not there (a sandbox's cap), instead of an abort. A fresh zeroed
+/// allocation maps zero pages: no memset.
+pub fn zeroed(size: usize) -> io::Result<Vec<u8>> {
+    bytemuck::allocation::try_zeroed_vec(size).map_err(|()| io::ErrorKind::OutOfMemory.into())
+}
+
+/// Cuts a part off a splitter's buffer: `buf[kept]` moves to the start of
+/// `spare` (made `size` bytes, or the kept bytes' length, if it is
+/// smaller), which becomes the buffer, and the old buffer is returned, its
+/// part before `kept.start`. Fails only when the memory for a new buffer
+/// is not there.
+pub fn cut_off(buf: &mut Vec<u8>, kept: Range<usize>, mut spare: Vec<u8>, size: usize) -> io::Result<Vec<u8>> {
+    let size = size.max(kept.len());
+    if spare.len() < size {
+        spare = zeroed(size)?;
+    }
+    spare[..kept.len()].copy_from_slice(&buf[kept]);
+    Ok(std::mem::replace(buf, spare))
 }
 
 /// Where in `buf` to put the `kept` bytes at absolute offset `first`, so

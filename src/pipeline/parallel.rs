@@ -20,9 +20,9 @@
 //! (`Ordered`) serves `validate` too.
 
 use crate::error::{Error, InputName};
-use crate::format::bytes::{CHUNK, Chunks};
+use crate::format::bytes::{CHUNK, Chunks, zeroed};
 use crate::format::coding_ninjas::read::{CaseHeader, MoveBatch, MoveFields, Reader};
-use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter, zeroed};
+use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, MoveError, TicTacToe};

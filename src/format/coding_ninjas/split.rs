@@ -17,7 +17,7 @@
 
 use super::read::{CaseWithin, PartCases};
 use crate::format::bytes::{
-    BLOCK, CHUNK, Resume, Scanned, buffered_count, is_space, read_into, scan_int,
+    BLOCK, CHUNK, Resume, Scanned, buffered_count, cut_off, is_space, read_into, scan_int, zeroed,
 };
 use crate::simd::{self, Cpu, Kernel, dispatch};
 use std::io::{self, Read};
@@ -335,16 +335,10 @@ impl<R: Read> Splitter<R> {
         at: usize,
         last: Option<u64>,
         slice: Option<u64>,
-        mut spare: Vec<u8>,
+        spare: Vec<u8>,
     ) -> io::Result<Part> {
         let tail = self.end - at;
-        let size = tail.max(self.part_bytes + CHUNK);
-        if spare.len() < size {
-            // A fresh zeroed allocation maps zero pages: no memset.
-            spare = zeroed(size)?;
-        }
-        spare[..tail].copy_from_slice(&self.buf[at..self.end]);
-        let bytes = std::mem::replace(&mut self.buf, spare);
+        let bytes = cut_off(&mut self.buf, at..self.end, spare, self.part_bytes + CHUNK)?;
         let part = Part {
             len: at,
             start: self.start,
@@ -552,13 +546,6 @@ impl<R: Read> Splitter<R> {
     fn slice_bytes(&self) -> usize {
         (self.part_bytes / 2).max(1)
     }
-}
-
-/// A buffer of `size` zero bytes, or an out-of-memory error if the memory is
-/// not there (a sandbox's cap), instead of an abort. A fresh zeroed
-/// allocation maps zero pages: no memset.
-pub fn zeroed(size: usize) -> io::Result<Vec<u8>> {
-    bytemuck::allocation::try_zeroed_vec(size).map_err(|()| io::ErrorKind::OutOfMemory.into())
 }
 
 #[cfg(test)]

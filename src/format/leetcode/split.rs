@@ -11,8 +11,8 @@
 //! input that is wrong there anyway, costs time but changes no output and
 //! no error.
 
-use crate::format::bytes::{CHUNK, Resume, read_into};
-use crate::format::coding_ninjas::split::{MAX_PART_BYTES, zeroed};
+use crate::format::bytes::{CHUNK, Resume, cut_off, read_into, zeroed};
+use crate::format::coding_ninjas::split::MAX_PART_BYTES;
 use memchr::memmem::Finder;
 use std::io::{self, Read};
 
@@ -145,14 +145,9 @@ impl<R: Read> Splitter<R> {
 
     /// Cuts off `buf[..at]` as a part, keeping the bytes after it in `spare`.
     /// Fails only when the memory for the new buffer is not there.
-    fn take(&mut self, at: usize, last: bool, mut spare: Vec<u8>) -> io::Result<Part> {
+    fn take(&mut self, at: usize, last: bool, spare: Vec<u8>) -> io::Result<Part> {
         let tail = self.end - at;
-        let size = tail.max(self.part_bytes + CHUNK);
-        if spare.len() < size {
-            spare = zeroed(size)?;
-        }
-        spare[..tail].copy_from_slice(&self.buf[at..self.end]);
-        let bytes = std::mem::replace(&mut self.buf, spare);
+        let bytes = cut_off(&mut self.buf, at..self.end, spare, self.part_bytes + CHUNK)?;
         let part = Part {
             bytes,
             len: at,
