@@ -73,9 +73,7 @@ fn solve_into<R: Read, W: Write>(
     };
     let workers = split.workers();
     if workers < 2 {
-        let (buffered, input) = splitter.into_rest();
-        let stream = first.into_stream().chain(buffered.into_stream()).chain(input);
-        return solve_cases(&mut Reader::new(stream, name), game, writer);
+        return solve_cases(&mut Reader::new(unsplit(first, splitter), name), game, writer);
     }
     let rules = game.rules();
     let worker = || {
@@ -87,8 +85,7 @@ fn solve_into<R: Read, W: Write>(
     std::thread::scope(|scope| {
         let Some(workers) = Ordered::start(scope, workers, &worker) else {
             // No thread could be started: the same output, read as one stream.
-            let (buffered, input) = splitter.into_rest();
-            let stream = first.into_stream().chain(buffered.into_stream()).chain(input);
+            let stream = unsplit(first, splitter);
             return solve_cases(&mut Reader::new(stream, name.clone()), game, writer);
         };
         let mut parts = Parts {
@@ -158,6 +155,12 @@ fn solve_into<R: Read, W: Write>(
         let chunks = Chunks::resume(io::Cursor::new(bytes).chain(input), start);
         solve_cases(&mut Reader::of_chunks(chunks, name.clone(), parts.cases), game, writer)
     })
+}
+
+/// The input from its first part on, as one stream again.
+fn unsplit<R: Read>(first: Part, splitter: Splitter<R>) -> impl Read {
+    let (buffered, input) = splitter.into_rest();
+    first.into_stream().chain(buffered.into_stream()).chain(input)
 }
 
 /// Why handing out parts stopped.
