@@ -18,17 +18,9 @@ use crate::format::leetcode::read::{MoveBatch, Reader};
 use crate::format::leetcode::split::{Next, Part, Splitter};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
-use crate::game::{BoardSize, TicTacToe};
+use crate::game::{BoardSize, Rules, TicTacToe};
 use crate::pipeline::parallel::{IN_FLIGHT_BYTES, Ordered, Split, worker_lost};
 use std::io::{self, Read, Write};
-
-/// A part solved: its output, its buffer back, and how many test cases it
-/// held, or `None` if its reading failed.
-struct Solved {
-    part: Part,
-    output: Vec<u8>,
-    cases: Option<u64>,
-}
 
 /// Solves a LeetCode transcript, on several threads when it is long enough
 /// to split, writing one line per completed test case: the same output and
@@ -41,57 +33,123 @@ pub fn solve<W: Write>(
     split: Split,
 ) -> Result<(), Error> {
     let mut writer = ResultWriter::leetcode(output);
-    let solved = solve_into(input, name, game, &mut writer, split);
+    let work = SolveParts { rules: game.rules() };
+    let mut in_order = SolveInOrder {
+        game,
+        writer: &mut writer,
+    };
+    let solved = across_cores(input, name, split, &work, &mut in_order);
     let finished = writer.finish().map_err(Error::Write);
     solved.and(finished)
 }
 
-/// [`solve`] onto a writer of result lines.
-fn solve_into<R: Read, W: Write>(
+/// Work on a transcript's test cases that can be done a part at a time on
+/// several threads: solving, validating.
+pub(crate) trait PartWork: Sync {
+    /// What a worker keeps from one part to the next.
+    type Worker;
+    /// What a part read whole gives, taken in input order.
+    type Done: Send;
+    /// A worker's state, made on its thread.
+    fn worker(&self) -> Self::Worker;
+    /// Works through the test cases of the part `reader` reads: what it
+    /// gives, or `None` if the reading or the work failed. The part is then
+    /// read again as one stream with all that follows it, where the
+    /// failure is found again, or found not to be one (the cut before the
+    /// part may have fallen inside a test case). `spare` is a result taken
+    /// earlier, given back for its memory.
+    fn part<R: Read>(
+        &self,
+        worker: &mut Self::Worker,
+        reader: &mut Reader<R>,
+        spare: Option<Self::Done>,
+    ) -> Option<Self::Done>;
+}
+
+/// The caller's side of a [`PartWork`]: the parts' results in input order,
+/// and the test cases read as one stream.
+pub(crate) trait InOrder<D> {
+    /// What the whole transcript gives.
+    type Output;
+    /// Takes the next part's result; gives back one whose memory a worker
+    /// may reuse.
+    fn take(&mut self, done: D) -> Result<Option<D>, Error>;
+    /// Works through the test cases `reader` reads, to the input's end:
+    /// the whole transcript, or its rest after the parts taken.
+    fn stream<R: Read>(&mut self, reader: &mut Reader<R>) -> Result<Self::Output, Error>;
+    /// What the whole transcript gives once every part is taken, the
+    /// last at the input's end, and `cases` test cases read.
+    fn end(&mut self, cases: u64) -> Result<Self::Output, Error>;
+}
+
+/// A part worked on: its buffer back, what it gave, and how many test cases
+/// it held.
+struct Worked<D> {
+    part: Part,
+    done: Option<D>,
+    cases: u64,
+}
+
+/// Works through a transcript with `work` and `in_order`, on several threads
+/// when it is long enough to split and `split` allows: the same output and
+/// errors as [`InOrder::stream`] on the whole input.
+pub(crate) fn across_cores<R: Read, P: PartWork, S: InOrder<P::Done>>(
     input: R,
     name: InputName,
-    game: &mut TicTacToe,
-    writer: &mut ResultWriter<W, true>,
     split: Split,
-) -> Result<(), Error> {
+    work: &P,
+    in_order: &mut S,
+) -> Result<S::Output, Error> {
     if split.workers == 1 {
-        return solve_cases(&mut Reader::new(input, name), game, writer);
+        return in_order.stream(&mut Reader::new(input, name));
     }
     let mut splitter = Splitter::new(input, split.part_bytes);
     let first = match splitter.next_part(Vec::new()) {
-        // One part (most judges' files): solved here, with no thread started.
+        // One part (most judges' files): read here, with no thread started.
         Next::Part(part) if part.last => {
-            let start = part.start;
-            let chunks = Chunks::of_bytes(part.bytes, part.len, start);
-            return solve_cases(&mut Reader::of_chunks(chunks, name, 0), game, writer);
+            let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
+            return in_order.stream(&mut Reader::of_chunks(chunks, name, 0));
         }
         Next::Rest(rest) => {
             let stream = rest.into_stream().chain(splitter.into_input());
-            return solve_cases(&mut Reader::new(stream, name), game, writer);
+            return in_order.stream(&mut Reader::new(stream, name));
         }
         Next::Part(first) => first,
     };
     let workers = split.workers();
     if workers < 2 {
-        return solve_cases(&mut Reader::new(unsplit(first, splitter), name), game, writer);
+        return in_order.stream(&mut Reader::new(unsplit(first, splitter), name));
     }
-    let rules = game.rules();
     let worker = || {
-        let mut game = TicTacToe::with_rules(BoardSize::MIN, rules);
-        let mut writer = ResultWriter::leetcode(Vec::new());
+        let mut state = work.worker();
         let name = &name;
-        move |(part, output): (Part, Vec<u8>)| solve_part(part, output, name, &mut game, &mut writer)
+        move |(part, spare): (Part, Option<P::Done>)| {
+            let (start, len, last) = (part.start, part.len, part.last);
+            let chunks = Chunks::of_bytes(part.bytes, len, start);
+            let mut reader = Reader::of_chunks(chunks, name.clone(), 0);
+            let done = work.part(&mut state, &mut reader, spare);
+            Worked {
+                cases: reader.cases(),
+                part: Part {
+                    bytes: reader.into_buffer(),
+                    len,
+                    start,
+                    last,
+                },
+                done,
+            }
+        }
     };
     std::thread::scope(|scope| {
         let Some(workers) = Ordered::start(scope, workers, &worker) else {
             // No thread could be started: the same output, read as one stream.
             let stream = unsplit(first, splitter);
-            return solve_cases(&mut Reader::new(stream, name.clone()), game, writer);
+            return in_order.stream(&mut Reader::new(stream, name.clone()));
         };
         let mut parts = Parts {
             workers,
             spare_bytes: Vec::new(),
-            spare_outputs: Vec::new(),
+            spare_done: Vec::new(),
             bytes_sent: 0,
             cases: 0,
         };
@@ -102,7 +160,7 @@ fn solve_into<R: Read, W: Write>(
                 Next::Rest(rest) => break Stop::Rest(rest),
             };
             let last = part.last;
-            if let Err(stop) = parts.hand_out(part, writer) {
+            if let Err(stop) = parts.hand_out(part, in_order) {
                 break stop;
             }
             if last {
@@ -110,24 +168,24 @@ fn solve_into<R: Read, W: Write>(
             }
             next = splitter.next_part(parts.spare_bytes.pop().unwrap_or_default());
         };
-        // The parts still in hand, written in order up to one that failed.
+        // The parts still in hand, taken in order up to one that failed.
         let (failed, unsent, rest) = match stop {
             Stop::Error(error) => return Err(error),
-            Stop::End => match parts.write_all(writer)? {
-                None => return Ok(()),
+            Stop::Failed { failed, unsent } => (*failed, unsent, None),
+            Stop::End => match parts.take_all(in_order)? {
                 Some(failed) => (failed, None, None),
+                None => return in_order.end(parts.cases),
             },
-            Stop::Rest(rest) => match parts.write_all(writer)? {
+            Stop::Rest(rest) => match parts.take_all(in_order)? {
+                Some(failed) => (failed, None, Some(rest)),
                 None => {
                     let start = rest.start;
                     let stream = rest.into_stream().chain(splitter.into_input());
                     let chunks = Chunks::resume(stream, start);
                     let mut reader = Reader::of_chunks(chunks, name.clone(), parts.cases);
-                    return solve_cases(&mut reader, game, writer);
+                    return in_order.stream(&mut reader);
                 }
-                Some(failed) => (failed, None, Some(rest)),
             },
-            Stop::Failed { failed, unsent } => (*failed, unsent, None),
         };
         // From the part that failed on, one stream: its bytes, those of the
         // parts after it (with the workers, then the one not handed out),
@@ -135,8 +193,8 @@ fn solve_into<R: Read, W: Write>(
         let start = failed.start;
         let mut bytes = failed.contents().to_vec();
         while parts.workers.pending() {
-            let solved = parts.workers.receive().ok_or_else(worker_lost)?;
-            bytes.extend_from_slice(solved.part.contents());
+            let worked = parts.workers.receive().ok_or_else(worker_lost)?;
+            bytes.extend_from_slice(worked.part.contents());
         }
         if let Some(unsent) = unsent {
             bytes.extend_from_slice(unsent.contents());
@@ -153,7 +211,7 @@ fn solve_into<R: Read, W: Write>(
             }
         };
         let chunks = Chunks::resume(io::Cursor::new(bytes).chain(input), start);
-        solve_cases(&mut Reader::of_chunks(chunks, name.clone(), parts.cases), game, writer)
+        in_order.stream(&mut Reader::of_chunks(chunks, name.clone(), parts.cases))
     })
 }
 
@@ -177,29 +235,29 @@ enum Stop {
         /// The part that was being handed out when the failure was found.
         unsent: Option<Box<Part>>,
     },
-    /// Writing failed, or a worker stopped.
+    /// Taking a result failed, or a worker stopped.
     Error(Error),
 }
 
 /// The workers and the buffers that come back from them.
-struct Parts {
-    workers: Ordered<(Part, Vec<u8>), Solved>,
+struct Parts<D> {
+    workers: Ordered<(Part, Option<D>), Worked<D>>,
     spare_bytes: Vec<Vec<u8>>,
-    spare_outputs: Vec<Vec<u8>>,
-    /// The bytes of the parts handed out and not yet written.
+    spare_done: Vec<D>,
+    /// The bytes of the parts handed out and not yet taken.
     bytes_sent: usize,
-    /// Test cases written.
+    /// Test cases taken.
     cases: u64,
 }
 
-impl Parts {
-    /// Hands a part to the next worker, first writing the oldest parts'
-    /// lines while the workers have as many as they may hold, or the parts
-    /// in hand hold enough memory.
-    fn hand_out<W: Write>(&mut self, part: Part, writer: &mut ResultWriter<W, true>) -> Result<(), Stop> {
+impl<D: Send> Parts<D> {
+    /// Hands a part to the next worker, first taking the oldest parts'
+    /// results while the workers have as many as they may hold, or the
+    /// parts in hand hold enough memory.
+    fn hand_out<S: InOrder<D>>(&mut self, part: Part, in_order: &mut S) -> Result<(), Stop> {
         while !self.workers.has_room() || (self.workers.pending() && self.bytes_sent + part.len > IN_FLIGHT_BYTES) {
-            let solved = self.workers.receive().ok_or_else(|| Stop::Error(worker_lost()))?;
-            match self.write(solved, writer) {
+            let worked = self.workers.receive().ok_or_else(|| Stop::Error(worker_lost()))?;
+            match self.take(worked, in_order) {
                 Ok(()) => {}
                 // The part in hand follows the failed one and those with the workers.
                 Err(Stop::Failed { failed, .. }) => {
@@ -212,34 +270,34 @@ impl Parts {
             }
         }
         self.bytes_sent += part.len;
-        let output = self.spare_outputs.pop().unwrap_or_default();
-        if !self.workers.send((part, output)) {
+        if !self.workers.send((part, self.spare_done.pop())) {
             return Err(Stop::Error(worker_lost()));
         }
         Ok(())
     }
 
-    /// Writes a solved part's lines, or stops at a part that failed.
-    fn write<W: Write>(&mut self, solved: Solved, writer: &mut ResultWriter<W, true>) -> Result<(), Stop> {
-        self.bytes_sent -= solved.part.len;
-        let Some(cases) = solved.cases else {
+    /// Takes a part's result, or stops at a part that failed.
+    fn take<S: InOrder<D>>(&mut self, worked: Worked<D>, in_order: &mut S) -> Result<(), Stop> {
+        self.bytes_sent -= worked.part.len;
+        let Some(done) = worked.done else {
             return Err(Stop::Failed {
-                failed: Box::new(solved.part),
+                failed: Box::new(worked.part),
                 unsent: None,
             });
         };
-        writer.write_lines(&solved.output).map_err(|error| Stop::Error(Error::Write(error)))?;
-        self.cases += cases;
-        self.spare_bytes.push(solved.part.bytes);
-        self.spare_outputs.push(solved.output);
+        if let Some(spare) = in_order.take(done).map_err(Stop::Error)? {
+            self.spare_done.push(spare);
+        }
+        self.cases += worked.cases;
+        self.spare_bytes.push(worked.part.bytes);
         Ok(())
     }
 
-    /// Writes every part in hand in order, up to one that failed.
-    fn write_all<W: Write>(&mut self, writer: &mut ResultWriter<W, true>) -> Result<Option<Part>, Error> {
+    /// Takes every part's result in hand in order, up to one that failed.
+    fn take_all<S: InOrder<D>>(&mut self, in_order: &mut S) -> Result<Option<Part>, Error> {
         while self.workers.pending() {
-            let solved = self.workers.receive().ok_or_else(worker_lost)?;
-            match self.write(solved, writer) {
+            let worked = self.workers.receive().ok_or_else(worker_lost)?;
+            match self.take(worked, in_order) {
                 Ok(()) => {}
                 Err(Stop::Failed { failed, .. }) => return Ok(Some(*failed)),
                 Err(Stop::Error(error)) => return Err(error),
@@ -250,35 +308,58 @@ impl Parts {
     }
 }
 
-/// Solves one part into `output`: its lines, and how many test cases it
-/// held, or `None` cases if its reading failed (the error is made again
-/// where the input is read as one stream).
-fn solve_part(
-    part: Part,
-    mut output: Vec<u8>,
-    name: &InputName,
-    game: &mut TicTacToe,
-    writer: &mut ResultWriter<Vec<u8>, true>,
-) -> Solved {
-    output.clear();
-    *writer.get_mut() = output;
-    let start = part.start;
-    let (len, last) = (part.len, part.last);
-    let chunks = Chunks::of_bytes(part.bytes, len, start);
-    let mut reader = Reader::of_chunks(chunks, name.clone(), 0);
-    let solved = solve_cases(&mut reader, game, writer);
-    // Writing to memory cannot fail.
-    let _ = writer.finish();
-    let cases = solved.is_ok().then(|| reader.cases());
-    Solved {
-        part: Part {
-            bytes: reader.into_buffer(),
-            len,
-            start,
-            last,
-        },
-        output: std::mem::take(writer.get_mut()),
-        cases,
+/// Solving: each worker writes its parts' lines into memory.
+struct SolveParts {
+    rules: Rules,
+}
+
+impl PartWork for SolveParts {
+    type Worker = (TicTacToe, ResultWriter<Vec<u8>, true>);
+    type Done = Vec<u8>;
+
+    fn worker(&self) -> Self::Worker {
+        let game = TicTacToe::with_rules(BoardSize::MIN, self.rules);
+        (game, ResultWriter::leetcode(Vec::new()))
+    }
+
+    fn part<R: Read>(
+        &self,
+        (game, writer): &mut Self::Worker,
+        reader: &mut Reader<R>,
+        spare: Option<Vec<u8>>,
+    ) -> Option<Vec<u8>> {
+        let mut output = spare.unwrap_or_default();
+        output.clear();
+        *writer.get_mut() = output;
+        let solved = solve_cases(reader, game, writer);
+        // Writing to memory cannot fail.
+        let _ = writer.finish();
+        let output = std::mem::take(writer.get_mut());
+        solved.is_ok().then_some(output)
+    }
+}
+
+/// Solving, on the caller's thread: the parts' lines written in order, the
+/// stream solved onto the same writer.
+struct SolveInOrder<'a, W: Write> {
+    game: &'a mut TicTacToe,
+    writer: &'a mut ResultWriter<W, true>,
+}
+
+impl<W: Write> InOrder<Vec<u8>> for SolveInOrder<'_, W> {
+    type Output = ();
+
+    fn take(&mut self, lines: Vec<u8>) -> Result<Option<Vec<u8>>, Error> {
+        self.writer.write_lines(&lines).map_err(Error::Write)?;
+        Ok(Some(lines))
+    }
+
+    fn stream<R: Read>(&mut self, reader: &mut Reader<R>) -> Result<(), Error> {
+        solve_cases(reader, self.game, self.writer)
+    }
+
+    fn end(&mut self, _: u64) -> Result<(), Error> {
+        Ok(())
     }
 }
 
