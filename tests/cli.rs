@@ -258,16 +258,30 @@ fn threads_change_nothing_but_the_time() {
         for threads in ["0", "2", "5"] {
             assert!(run(threads) == streamed, "--threads {threads} differs");
         }
-        let validated = |threads: &str| {
-            let output = tictactoe()
-                .args(["validate", "--max-t", "100000", "--threads", threads])
-                .write_stdin(input.clone())
-                .output()
-                .expect("binary runs");
-            (output.status.code(), output.stdout, output.stderr)
-        };
-        assert_eq!(validated("0"), validated("1"));
+        assert_eq!(
+            validated_on_threads(&input, "0"),
+            validated_on_threads(&input, "1")
+        );
     }
+}
+
+/// `validate` on `input` with `--threads threads`, T and Q left free: its
+/// status, output and error.
+fn validated_on_threads(input: &[u8], threads: &str) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    let output = tictactoe()
+        .args([
+            "validate",
+            "--max-t",
+            "100000",
+            "--min-q",
+            "0",
+            "--threads",
+            threads,
+        ])
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("binary runs");
+    (output.status.code(), output.stdout, output.stderr)
 }
 
 /// A transcript of `cases` copies of the LeetCode example (about 100 bytes
@@ -302,10 +316,16 @@ fn threads_change_nothing_but_the_time_on_a_leetcode_transcript() {
             "{:?}",
             String::from_utf8_lossy(&streamed.2)
         );
+        let validated = validated_on_threads(&input, "1");
+        assert_eq!(validated.0, Some(if kind == 0 { 0 } else { 1 }));
         for threads in ["0", "2", "5"] {
             assert!(
                 run(threads) == streamed,
                 "case {kind}, --threads {threads} differs"
+            );
+            assert!(
+                validated_on_threads(&input, threads) == validated,
+                "case {kind}, validate --threads {threads} differs"
             );
         }
     }

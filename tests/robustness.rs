@@ -9,9 +9,11 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use tictactoe::error::{Error, InputName};
+use tictactoe::format::Format;
 use tictactoe::game::Limits;
 use tictactoe::game::Rules;
 use tictactoe::judging::generate::{self, Spec};
+use tictactoe::judging::validate::leetcode::validate_leetcode_split;
 use tictactoe::judging::validate::{validate, validate_split};
 use tictactoe::pipeline::parallel::Split;
 use tictactoe::pipeline::run_stream;
@@ -409,6 +411,50 @@ proptest! {
             let many = validate_split(&file[..], &limits, max_errors, Split { workers, part_bytes });
             prop_assert_eq!(&one, &many.expect("reading memory"), "{} workers", workers);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A transcript's parts validated on several threads give the report
+    /// one stream gives: valid parts' summaries added up, and from a part
+    /// with any violation (or a cut inside a test case) the stream's.
+    #[test]
+    fn split_leetcode_validation_reports_exactly_what_the_stream_reports(
+        seed in any::<u64>(),
+        cases in 1u64..130,
+        damage in prop::option::of((any::<prop::sample::Index>(), prop::sample::select(vec![
+            &b""[..], b"\n[\"TicTacToe\"", b"]", b",", b"[0,0,1],", b"[[200]]", b"\n", b"\"move\",",
+        ]))),
+        workers in 2usize..=3,
+        part_bytes in 1usize..300,
+        max_errors in 1usize..4,
+    ) {
+        let spec = Spec {
+            seed: Some(seed),
+            cases,
+            min_n: 3,
+            max_n: 5,
+            ..Spec::default()
+        };
+        let mut file = Vec::new();
+        generate::write_file_as(&spec, 0, Format::Leetcode, &mut file).expect("writing to memory");
+        if let Some((at, with)) = damage {
+            let at = at.index(file.len() + 1);
+            if with.is_empty() {
+                file.truncate(at);
+            } else {
+                file.splice(at..at, with.iter().copied());
+            }
+        }
+        let limits = Limits::default();
+        let validated = |workers| {
+            let split = Split { workers, part_bytes };
+            validate_leetcode_split(&file[..], InputName::Stdin, &limits, max_errors, split)
+                .map_err(|error| error.to_string())
+        };
+        prop_assert_eq!(validated(1), validated(workers));
     }
 }
 

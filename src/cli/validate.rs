@@ -10,7 +10,7 @@ use crate::format::Format;
 use crate::format::cases::{self};
 use crate::game::{Limits, MoveError};
 use crate::judging::Protocol;
-use crate::judging::validate::leetcode::validate_leetcode;
+use crate::judging::validate::leetcode::validate_leetcode_split;
 use crate::judging::validate::{Report, Rule, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
@@ -157,20 +157,20 @@ pub struct ValidateConfig {
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     let (reader, name) = files::open(&config.input)?;
     let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
+    let split = Split {
+        workers: config.threads,
+        ..Split::default()
+    };
     let mut report = match format {
-        Format::CodingNinjas => {
-            let split = Split {
-                workers: config.threads,
-                ..Split::default()
-            };
-            validate_split(reader, &config.limits, config.max_errors, split)
+        Format::CodingNinjas => validate_split(reader, &config.limits, config.max_errors, split)
+            .map_err(|source| Error::Read {
+                input: name.clone(),
+                source,
+            })?,
+        Format::Leetcode => {
+            validate_leetcode_split(reader, name.clone(), &config.limits, config.max_errors, split)?
         }
-        Format::Leetcode => validate_leetcode(reader, &config.limits, config.max_errors),
-    }
-    .map_err(|source| Error::Read {
-        input: name.clone(),
-        source,
-    })?;
+    };
     let out_of_memory = report.violations.iter().find_map(|violation| match violation.rule {
         Rule::Move(why @ MoveError::NoRoom { .. }) => Some((violation.position, why)),
         _ => None,

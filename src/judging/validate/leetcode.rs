@@ -12,29 +12,143 @@ use crate::format::leetcode::read::{LocatedMove, MoveBatch, Reader};
 use crate::format::lines::BATCH;
 use crate::game::{AfterWinIn, BoardSize, CleanBatch, MoveField, TicTacToe};
 use crate::game::{Limits, Referee};
-use std::io::{self, Read};
+use crate::pipeline::leetcode::{InOrder, PartWork, across_cores};
+use crate::pipeline::parallel::Split;
+use std::io::Read;
 
 /// Validates a LeetCode transcript. Like [`super::validate`], it lists every
 /// violation up to `max_errors`; a format error ends the list, since
 /// nothing after it can be read with any meaning.
+#[cfg(any(test, feature = "internals"))]
 pub fn validate_leetcode(
     input: impl Read,
     limits: &Limits,
     max_errors: usize,
-) -> io::Result<Report> {
-    let mut reader = Reader::new(input, InputName::Stdin);
-    let mut report = Report::empty();
-    let mut game = TicTacToe::with_rules(BoardSize::MIN, Referee::rules());
+) -> std::io::Result<Report> {
+    let split = Split {
+        workers: 1,
+        ..Split::default()
+    };
+    validate_leetcode_split(input, InputName::Stdin, limits, max_errors, split).map_err(|error| match error {
+        Error::Read { source, .. } => source,
+        other => std::io::Error::other(other.to_string()),
+    })
+}
+
+/// [`validate_leetcode`], with a long transcript split as `split` says
+/// and its parts validated on several threads, as a solve splits it
+/// ([`crate::pipeline::leetcode`]). Parts with no violation add up their
+/// summaries; from the first part with any, the transcript is validated
+/// again as one stream, so the report is the one stream's exactly.
+pub fn validate_leetcode_split(
+    input: impl Read,
+    name: InputName,
+    limits: &Limits,
+    max_errors: usize,
+    split: Split,
+) -> Result<Report, Error> {
+    let max_errors = max_errors.max(1);
+    let work = ValidateParts {
+        limits: *limits,
+        max_errors,
+    };
+    let mut in_order = ValidateInOrder {
+        limits: *limits,
+        max_errors,
+        report: Report::empty(),
+        game: TicTacToe::with_rules(BoardSize::MIN, Referee::rules()),
+    };
+    across_cores(input, name, split, &work, &mut in_order)
+}
+
+/// Validating a part, on a worker: its summary if it has no violation.
+struct ValidateParts {
+    limits: Limits,
+    max_errors: usize,
+}
+
+impl PartWork for ValidateParts {
+    type Worker = TicTacToe;
+    type Done = Report;
+
+    fn worker(&self) -> TicTacToe {
+        TicTacToe::with_rules(BoardSize::MIN, Referee::rules())
+    }
+
+    fn part<R: Read>(&self, game: &mut TicTacToe, reader: &mut Reader<R>, _: Option<Report>) -> Option<Report> {
+        let mut report = Report::empty();
+        let read = validate_cases(reader, game, &self.limits, self.max_errors, &mut report);
+        matches!(read, Ok(Reached::End) if report.is_valid()).then_some(report)
+    }
+}
+
+/// Validating on the caller's thread: the valid parts' summaries added up,
+/// then the stream validated onto the same report.
+struct ValidateInOrder {
+    limits: Limits,
+    max_errors: usize,
+    report: Report,
+    game: TicTacToe,
+}
+
+impl InOrder<Report> for ValidateInOrder {
+    type Output = Report;
+
+    fn take(&mut self, part: Report) -> Result<Option<Report>, Error> {
+        self.report.summary.add(&part.summary);
+        Ok(None)
+    }
+
+    fn stream<R: Read>(&mut self, reader: &mut Reader<R>) -> Result<Report, Error> {
+        let (limits, max_errors) = (self.limits, self.max_errors);
+        let mut report = std::mem::replace(&mut self.report, Report::empty());
+        match validate_cases(reader, &mut self.game, &limits, max_errors, &mut report) {
+            Ok(Reached::End) => {
+                self.report = report;
+                self.end(reader.cases())
+            }
+            Ok(Reached::Full) => Ok(report.finish()),
+            Err(error) => ended_by(error, report, max_errors),
+        }
+    }
+
+    fn end(&mut self, cases: u64) -> Result<Report, Error> {
+        let mut report = std::mem::replace(&mut self.report, Report::empty());
+        let t = i64::try_from(cases).unwrap_or(i64::MAX);
+        if let Some(rule) = range_rule("T", t, self.limits.min_t, self.limits.max_t) {
+            // T is the number of test cases, which a transcript never states.
+            let position = Position {
+                line: 1,
+                column: 1,
+                case: None,
+                r#move: None,
+            };
+            report.add(Violation { position, rule }, self.max_errors);
+        }
+        Ok(report.finish())
+    }
+}
+
+/// How validating what a reader reads ended, short of an error.
+enum Reached {
+    /// The reader's input ended.
+    End,
+    /// The report is full.
+    Full,
+}
+
+/// Validates every test case `reader` reads into `report`, up to the
+/// input's end or a full report; a reading error is the caller's.
+fn validate_cases<R: Read>(
+    reader: &mut Reader<R>,
+    game: &mut TicTacToe,
+    limits: &Limits,
+    max_errors: usize,
+    report: &mut Report,
+) -> Result<Reached, Error> {
     let mut batch = MoveBatch::default();
     let mut outcomes = [0; BATCH];
-    let mut cases = 0u64;
-    loop {
-        let case = match reader.next_case() {
-            Ok(Some(case)) => case,
-            Ok(None) => break,
-            Err(error) => return ended_by(error, report, max_errors),
-        };
-        cases += 1;
+    while let Some(case) = reader.next_case()? {
         let n = i64::from(case.size.get());
         let q = i64::try_from(case.moves).unwrap_or(i64::MAX);
         // In file order: the method names (which count Q) come before N.
@@ -46,7 +160,7 @@ pub fn validate_leetcode(
             if let Some(rule) = rule {
                 let position = reader.position(at, None);
                 if !report.add(Violation { position, rule }, max_errors) {
-                    return Ok(report.finish());
+                    return Ok(Reached::Full);
                 }
             }
         }
@@ -57,12 +171,9 @@ pub fn validate_leetcode(
             let read = reader.fill_batch(&mut batch);
             if read == 0 {
                 // Whatever the batch reader leaves: one move the general way.
-                let played = match reader.next_move() {
-                    Ok(played) => played,
-                    Err(error) => return ended_by(error, report, max_errors),
-                };
-                if !judge(&mut referee, &mut game, &reader, &mut report, &played, max_errors) {
-                    return Ok(report.finish());
+                let played = reader.next_move()?;
+                if !judge(&mut referee, game, reader, report, &played, max_errors) {
+                    return Ok(Reached::Full);
                 }
                 left -= 1;
                 continue;
@@ -72,7 +183,7 @@ pub fn validate_leetcode(
             // violations in the same order, but with the moves played as a
             // batch while nothing is wrong (in a valid file, nothing ever is).
             let CleanBatch { played, after_win } =
-                referee.play_clean(&mut game, batch.moves(), &mut outcomes[..read]);
+                referee.play_clean(game, batch.moves(), &mut outcomes[..read]);
             if let Some(AfterWinIn {
                 index,
                 winner,
@@ -83,31 +194,20 @@ pub fn validate_leetcode(
                 let position = reader.position(after.offset(MoveField::Row), Some(after.number));
                 let rule = Rule::AfterWin { winner, at_move };
                 if !report.add(Violation { position, rule }, max_errors) {
-                    return Ok(report.finish());
+                    return Ok(Reached::Full);
                 }
             }
             // The rest one by one: the refused move and whatever follows it.
             for index in played..read {
                 let located = reader.locate_in_batch(&batch, index);
-                if !judge(&mut referee, &mut game, &reader, &mut report, &located, max_errors) {
-                    return Ok(report.finish());
+                if !judge(&mut referee, game, reader, report, &located, max_errors) {
+                    return Ok(Reached::Full);
                 }
             }
         }
-        report.summary.add_case(&game, case.size);
+        report.summary.add_case(game, case.size);
     }
-    let t = i64::try_from(cases).unwrap_or(i64::MAX);
-    if let Some(rule) = range_rule("T", t, limits.min_t, limits.max_t) {
-        // T is the number of test cases, which a transcript never states.
-        let position = Position {
-            line: 1,
-            column: 1,
-            case: None,
-            r#move: None,
-        };
-        report.add(Violation { position, rule }, max_errors);
-    }
-    Ok(report.finish())
+    Ok(Reached::End)
 }
 
 /// Judges one move as read, adding what it breaks to `report`: false once
@@ -138,7 +238,7 @@ fn judge<R: Read>(
 
 /// The report a reader's error ends: a format error is its last
 /// violation; a read error is the caller's.
-fn ended_by(error: Error, mut report: Report, max_errors: usize) -> io::Result<Report> {
+fn ended_by(error: Error, mut report: Report, max_errors: usize) -> Result<Report, Error> {
     match error {
         Error::Data { error, .. } => {
             let violation = Violation {
@@ -148,8 +248,7 @@ fn ended_by(error: Error, mut report: Report, max_errors: usize) -> io::Result<R
             report.add(violation, max_errors);
             Ok(report.finish())
         }
-        Error::Read { source, .. } => Err(source),
-        other => Err(io::Error::other(other.to_string())),
+        other => Err(other),
     }
 }
 
