@@ -196,6 +196,10 @@ impl<R: Read> Read for Lines<R> {
                     self.state = State::AfterElement;
                 }
                 if self.state == State::AfterElement {
+                    while let Some(results) = raw.get(index..index + 9).and_then(four_results) {
+                        out.extend_from_slice(&results);
+                        index += 8;
+                    }
                     while let Some(&[b',', result @ b'0'..=b'9', b',' | b']']) =
                         raw.get(index..index + 3)
                     {
@@ -221,6 +225,28 @@ impl<R: Read> Read for Lines<R> {
         self.out_pos += count;
         Ok(count)
     }
+}
+
+/// What the usual run makes of `,R,R,R,R` before `,` or `]` (nine bytes,
+/// each R one digit): `R R R R `, or `None` if `bytes` is not that.
+///
+/// Why: a long game's answer line is mostly this run; a word at a time it
+/// costs one test for four results, where the run's loop took three.
+fn four_results(bytes: &[u8]) -> Option<[u8; 8]> {
+    let (&[b','], rest) = bytes.split_first_chunk::<1>()? else {
+        return None;
+    };
+    let word = u64::from_le_bytes(*rest.first_chunk::<8>()?);
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    const CARRY: u64 = 0x0100 * LANES;
+    // The results' bytes, each alone in 16 bits: adding lifts a byte of at
+    // least b'0' (or past b'9') into bit 8 of its lane, with no carry out.
+    let results = word & 0x00FF * LANES;
+    let digits = (results + (0x100 - u64::from(b'0')) * LANES) & CARRY == CARRY
+        && (results + (0xFF - u64::from(b'9')) * LANES) & CARRY == 0;
+    let commas = word & 0x0000_FF00_FF00_FF00 == 0x0000_2C00_2C00_2C00;
+    let last = matches!(rest.get(7), Some(b',' | b']'));
+    (digits && commas && last).then(|| (results | 0x2000_2000_2000_2000).to_le_bytes())
 }
 
 /// The bytes that may stand between a line's elements.
@@ -267,6 +293,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(vec![
                     "[null", ",0", ",1", ",2", ",0", ",1", ",2", ",12", "]", "]\n", "\n", " ", ",", "7", "nul", "\t",
+                    ",9", ",/", ",:", ", ", ",0,0,0,0", ",1,2,1,2,",
                 ]),
                 0..200,
             ),
