@@ -241,7 +241,7 @@ fn four_results(bytes: &[u8]) -> Option<[u8; 8]> {
     const CARRY: u64 = 0x0100 * LANES;
     // The results' bytes, each alone in 16 bits: adding lifts a byte of at
     // least b'0' (or past b'9') into bit 8 of its lane, with no carry out.
-    let results = word & 0x00FF * LANES;
+    let results = word & (0x00FF * LANES);
     let digits = (results + (0x100 - u64::from(b'0')) * LANES) & CARRY == CARRY
         && (results + (0xFF - u64::from(b'9')) * LANES) & CARRY == 0;
     let commas = word & 0x0000_FF00_FF00_FF00 == 0x0000_2C00_2C00_2C00;
