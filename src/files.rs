@@ -439,15 +439,26 @@ impl Held {
 
 impl Write for Held {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.memory.extend_from_slice(bytes);
-        if self.memory.len() >= Self::IN_MEMORY {
-            let file = match &mut self.file {
-                Some(file) => file,
-                None => self.file.insert(tempfile::tempfile()?),
-            };
-            file.write_all(&self.memory)?;
-            self.memory.clear();
+        let len = self.memory.len() + bytes.len();
+        // Memory grows by doubling up to IN_MEMORY and no further, asked
+        // for fallibly: under a sandbox's cap on memory, a buffer doubled
+        // past it aborted the process where the file would have done.
+        let room = len <= self.memory.capacity()
+            || (len <= Self::IN_MEMORY && {
+                let want = len.max(2 * self.memory.capacity()).min(Self::IN_MEMORY);
+                self.memory.try_reserve_exact(want - self.memory.len()).is_ok()
+            });
+        if room {
+            self.memory.extend_from_slice(bytes);
+            return Ok(bytes.len());
         }
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
+        file.write_all(&self.memory)?;
+        self.memory.clear();
+        file.write_all(bytes)?;
         Ok(bytes.len())
     }
 
@@ -557,3 +568,27 @@ impl<W: Write> Write for Unheard<W> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_output_keeps_at_most_its_memory_and_the_rest_in_a_file() {
+        let mut held = Held::default();
+        let mut written = Vec::new();
+        // Writes of every size, a large one among them: 10 MiB in all.
+        for (index, size) in (0..).zip([1, 3000, 700_000, 5 * 1024 * 1024, 17, 64 * 1024].iter().cycle()) {
+            if written.len() >= 10 * 1024 * 1024 {
+                break;
+            }
+            let bytes = vec![b'0' + (index % 10) as u8; *size];
+            held.write_all(&bytes).expect("held");
+            written.extend_from_slice(&bytes);
+            assert!(held.memory.capacity() <= Held::IN_MEMORY, "{} bytes in memory", held.memory.capacity());
+        }
+        let mut back = Vec::new();
+        held.into_reader().expect("reader").read_to_end(&mut back).expect("read back");
+        assert!(back == written, "{} bytes back of {}", back.len(), written.len());
+    }
+}

@@ -387,18 +387,33 @@ fn usual_file() -> impl Strategy<Value = String> {
     })
 }
 
-/// Files the splitter must follow or hand back: good games, bad ones, and
-/// now and then a cut, a sign or a stray token.
+/// Files the splitters must follow or hand back: good games, bad ones, and
+/// now and then a cut, a sign, a stray token, lines that look like a case's
+/// start where none is, or a T that is not the number of cases.
 fn file_to_split() -> impl Strategy<Value = Vec<u8>> {
     (
         prop_oneof![3 => big_spaced_file(), 1 => spaced_file(), 2 => usual_file()],
         prop_oneof![
             4 => Just(None),
-            1 => (0usize..2000, prop::sample::select(vec![&b""[..], b"-", b"x", b" 7", b"\n9 9 9\n"]))
+            1 => (0usize..2000, prop::sample::select(vec![
+                &b""[..], b"-", b"x", b" 7", b"\n9 9 9\n", b"\n4\n2\n", b"\n3\n", b"\n\n",
+            ]))
                 .prop_map(Some),
         ],
+        prop_oneof![6 => Just(None), 1 => (0u64..8).prop_map(Some)],
     )
-        .prop_map(|(text, broken)| damage(text.into_bytes(), broken))
+        .prop_map(|(text, broken, count)| {
+            let mut bytes = damage(text.into_bytes(), broken);
+            if let Some(count) = count {
+                // Another T in place of the first line's.
+                let first = bytes
+                    .iter()
+                    .position(|&byte| byte == b'\n')
+                    .unwrap_or(bytes.len());
+                bytes.splice(..first, count.to_string().into_bytes());
+            }
+            bytes
+        })
 }
 
 proptest! {

@@ -5,6 +5,7 @@ pub mod board;
 pub mod bytes;
 pub mod cases;
 pub mod coding_ninjas;
+pub mod cut;
 pub mod leetcode;
 pub mod lines;
 pub mod write;

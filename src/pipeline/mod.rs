@@ -3,6 +3,7 @@
 pub mod leetcode;
 pub mod parallel;
 pub mod pipe;
+pub mod proven;
 
 use crate::error::{Error, InputName};
 use crate::format::Format;

@@ -1,10 +1,22 @@
 //! Solving the cases of one Coding Ninjas input on several threads.
 //!
-//! The splitter ([`crate::format::coding_ninjas::split`]) cuts the input into parts of whole
-//! cases; part k goes to worker k mod W, and the parts' output is written in
-//! input order, so the output is byte for byte the single-threaded one. A
-//! part that fails ends the run with its completed lines written and nothing
-//! after them: the same "only whole lines of completed cases" as ever.
+//! First the input is cut where a case seems to start, a line of N and a
+//! line of Q before a line of three values ([`crate::format::coding_ninjas::cut`]),
+//! and its parts are solved as [`crate::pipeline::proven`] says: each cut
+//! proven by the part before it, lines written in input order, and the
+//! count of cases held to T as the parts are taken. Finding such a cut
+//! reads a few lines, so this thread is free to write while the workers
+//! solve, however short the games.
+//!
+//! What that cannot follow (no such lines within a part's buffer: a long
+//! case, or another layout; a part that fails) is solved from there on by
+//! the splitter that follows the format's counts
+//! ([`crate::format::coding_ninjas::split`]): it cuts the input into parts
+//! of whole cases; part k goes to worker k mod W, and the parts' output is
+//! written in input order, so the output is byte for byte the
+//! single-threaded one. A part that fails ends the run with its completed
+//! lines written and nothing after them: the same "only whole lines of
+//! completed cases" as ever.
 //!
 //! Why: the reading and the game cost about the same per move, and both are
 //! the same work for every case, so whole cases in parallel scale with the
@@ -20,9 +32,13 @@
 //! (`Ordered`) serves `validate` too.
 
 use crate::error::{Error, InputName};
-use crate::format::bytes::{CHUNK, Chunks, zeroed};
-use crate::format::coding_ninjas::read::{CaseHeader, MoveBatch, MoveFields, Reader};
+use crate::format::bytes::{CHUNK, Chunks, Resume, zeroed};
+use crate::format::coding_ninjas::cut::HeaderLines;
+use crate::format::coding_ninjas::read::{CaseHeader, MoveBatch, MoveFields, PartCases, Reader};
 use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
+use crate::format::cut;
+use crate::game::Rules;
+use crate::pipeline::proven::{InOrder, PartWork, Taken, across_cores};
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, MoveError, TicTacToe};
@@ -153,7 +169,10 @@ pub fn solve<W: Write>(
     solved.and(finished)
 }
 
-/// [`solve`] onto a writer of result lines.
+/// [`solve`] onto a writer of result lines: the input cut where cases seem
+/// to start and its parts solved across cores (`pipeline::proven`), and
+/// what that cannot follow (long cases, other layouts, a part that fails)
+/// solved from there on by [`solve_counted`].
 fn solve_into<W: Write>(
     input: impl Read,
     name: InputName,
@@ -164,19 +183,142 @@ fn solve_into<W: Write>(
     if split.workers == 1 {
         return solve_cases(&mut Reader::new(input, name), game, writer);
     }
+    let work = CutParts {
+        rules: game.rules(),
+        name: name.clone(),
+    };
+    let mut in_order = CutInOrder {
+        game,
+        writer,
+        name,
+        split,
+        count: None,
+        taken: 0,
+    };
+    across_cores(input, split, HeaderLines, &work, &mut in_order)
+}
+
+/// Solving a part cut where a case seems to start, on a worker: its lines,
+/// and T if it read it.
+struct CutParts {
+    rules: Rules,
+    name: InputName,
+}
+
+/// The lines of a part's cases, and T if the part read it (the first does).
+struct CutLines {
+    lines: Vec<u8>,
+    count: Option<u64>,
+}
+
+impl PartWork for CutParts {
+    type Worker = (TicTacToe, ResultWriter<Vec<u8>>);
+    type Done = CutLines;
+
+    fn worker(&self) -> Self::Worker {
+        let game = TicTacToe::with_rules(BoardSize::MIN, self.rules);
+        (game, ResultWriter::new(Vec::new()))
+    }
+
+    fn part(
+        &self,
+        (game, writer): &mut Self::Worker,
+        chunks: Chunks<io::Empty>,
+        first: bool,
+        spare: Option<CutLines>,
+    ) -> (Option<CutLines>, u64, Vec<u8>) {
+        let mut reader = Reader::of_cut_part(chunks, self.name.clone(), first);
+        let mut lines = spare.map(|spare| spare.lines).unwrap_or_default();
+        lines.clear();
+        *writer.get_mut() = lines;
+        let solved = solve_cases(&mut reader, game, writer);
+        // Writing to memory cannot fail.
+        let _ = writer.finish();
+        let lines = std::mem::take(writer.get_mut());
+        let count = if first { reader.count() } else { None };
+        let done = solved.is_ok().then_some(CutLines { lines, count });
+        (done, reader.cases_read(), reader.into_buffer())
+    }
+}
+
+/// This thread's share of solving cut parts: their lines written in order
+/// while their cases add up to no more than T, and the rest of the input
+/// solved by [`solve_counted`].
+struct CutInOrder<'a, W: Write> {
+    game: &'a mut TicTacToe,
+    writer: &'a mut ResultWriter<W>,
+    name: InputName,
+    split: Split,
+    /// T, once the first part is taken.
+    count: Option<u64>,
+    /// The cases of the parts taken.
+    taken: u64,
+}
+
+impl<W: Write> InOrder<CutLines> for CutInOrder<'_, W> {
+    type Output = ();
+
+    fn take(&mut self, done: CutLines, cases: u64, last: bool) -> Result<Taken<CutLines>, Error> {
+        let count = *self.count.get_or_insert(done.count.unwrap_or(0));
+        let taken = self.taken + cases;
+        // More cases than T, or fewer at the input's end: the stream says
+        // which case, and where.
+        if taken > count || (last && taken < count) {
+            return Ok(Taken::Refused);
+        }
+        self.writer.write_lines(&done.lines).map_err(Error::Write)?;
+        self.taken = taken;
+        Ok(Taken::Kept(Some(done)))
+    }
+
+    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<(), Error> {
+        let from = PartCases {
+            count: self.count,
+            before: cases,
+            last: None,
+            within: None,
+        };
+        solve_counted(input, &self.name, self.game, self.writer, self.split, start, from)
+    }
+
+    fn whole(&mut self, part: cut::Part) -> Result<(), Error> {
+        let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
+        let all = PartCases::ALL;
+        solve_cases(&mut Reader::of_part(chunks, self.name.clone(), all), self.game, self.writer)
+    }
+
+    fn end(&mut self, _: u64) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// Solves the cases of `input`, which starts at `start` with the case after
+/// `from.before` (`from.count` giving T, unless `input` starts with it),
+/// on several threads as the splitter that follows the format's counts
+/// cuts it: parts of whole cases, and a long case's moves in slices.
+fn solve_counted<W: Write>(
+    input: impl Read,
+    name: &InputName,
+    game: &mut TicTacToe,
+    writer: &mut ResultWriter<W>,
+    split: Split,
+    start: Resume,
+    from: PartCases,
+) -> Result<(), Error> {
     let read_error = |source| Error::Read {
         input: name.clone(),
         source,
     };
+    let stream = |input| Reader::of_part(Chunks::resume(input, start), name.clone(), from);
     let slicing = true;
-    let (first, mut splitter, workers) = match begin(input, split, slicing).map_err(read_error)? {
-        // One part (every bundled example, most judges' files): solved
-        // here, with no thread started.
+    let begun = begin(input, split, slicing, start, from).map_err(read_error)?;
+    let (first, mut splitter, workers) = match begun {
+        // One part: solved here, with no thread started.
         Begun::Whole(part) => {
             let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
-            return solve_cases(&mut Reader::of_part(chunks, name, part.cases), game, writer);
+            return solve_cases(&mut Reader::of_part(chunks, name.clone(), part.cases), game, writer);
         }
-        Begun::Stream(stream) => return solve_cases(&mut Reader::new(stream, name), game, writer),
+        Begun::Stream(input) => return solve_cases(&mut stream(input), game, writer),
         Begun::Parts {
             first,
             splitter,
@@ -187,14 +329,14 @@ fn solve_into<W: Write>(
         workers,
         part_bytes: split.part_bytes,
     };
-    let mut sequencer = Sequencer { writer, game, name: &name };
+    let mut sequencer = Sequencer { writer, game, name };
     let rest = match solve_parts(first, &mut splitter, split, &mut sequencer)? {
         Progress::All => return Ok(()),
         Progress::Before(rest) => rest,
         // No thread could be started (a sandbox's limit on processes): the
         // same output, read as one stream here.
         Progress::Unstarted(first) => {
-            let mut reader = Reader::new(unsplit(first, splitter), name);
+            let mut reader = stream(unsplit(first, splitter));
             return solve_cases(&mut reader, game, writer);
         }
     };
@@ -203,7 +345,7 @@ fn solve_into<W: Write>(
     // slice's end, with the case's board and line as the slices left them.
     let (start, cases) = (rest.start, rest.cases);
     let chunks = Chunks::resume(part_bytes(rest).chain(splitter.into_input()), start);
-    solve_cases(&mut Reader::of_part(chunks, name, cases), game, writer)
+    solve_cases(&mut Reader::of_part(chunks, name.clone(), cases), game, writer)
 }
 
 /// A part's bytes, as a stream.
@@ -218,8 +360,9 @@ pub(crate) fn part_bytes(part: Part) -> Buffered {
 pub(crate) enum Begun<R> {
     /// The whole input is one part.
     Whole(Part),
-    /// The input from its start, to be read as one stream: the splitter
-    /// stopped within the first part, or there is only one core.
+    /// The input from its start (or where the splitter was asked to start),
+    /// to be read as one stream: the splitter stopped within the first
+    /// part, or there is only one core.
     Stream(Unsplit<R>),
     /// The first part, the splitter for the rest, and how many workers.
     Parts {
@@ -232,11 +375,18 @@ pub(crate) enum Begun<R> {
     },
 }
 
-/// Splits off the first part of `input` and decides how to go on: shared
-/// by `solve` and `validate`. `slicing`: long cases are cut into slices
-/// of their moves (see [`Splitter::slicing`]).
-pub(crate) fn begin<R: Read>(input: R, split: Split, slicing: bool) -> io::Result<Begun<R>> {
-    let mut splitter = Splitter::new(input, split.part_bytes);
+/// Splits off the first part of `input`, which starts at `start` with the
+/// case after `from.before` (see [`Splitter::resume`]), and decides how to
+/// go on: shared by `solve` and `validate`. `slicing`: long cases are cut
+/// into slices of their moves (see [`Splitter::slicing`]).
+pub(crate) fn begin<R: Read>(
+    input: R,
+    split: Split,
+    slicing: bool,
+    start: Resume,
+    from: PartCases,
+) -> io::Result<Begun<R>> {
+    let mut splitter = Splitter::resume(input, split.part_bytes, start, from);
     if slicing {
         splitter = splitter.slicing();
     }

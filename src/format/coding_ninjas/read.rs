@@ -81,6 +81,9 @@ pub struct Reader<R> {
     r#move: u64,
     /// The last case to read, when the reader reads part of an input.
     last_case: Option<u64>,
+    /// Set for a part cut where a case seems to start: its cases end where
+    /// its bytes do, after any case, however many T says.
+    open: bool,
 }
 
 /// Where a token stands in its record, which decides what the reader may
@@ -109,6 +112,16 @@ pub struct PartCases {
     pub within: Option<CaseWithin>,
 }
 
+impl PartCases {
+    /// Every case of an input, from its start.
+    pub const ALL: PartCases = PartCases {
+        count: None,
+        before: 0,
+        last: None,
+        within: None,
+    };
+}
+
 /// Where in its case a part that starts inside one starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CaseWithin {
@@ -121,13 +134,7 @@ pub struct CaseWithin {
 impl<R: Read> Reader<R> {
     /// A reader of `input`, called `name` in messages.
     pub fn new(input: R, name: InputName) -> Reader<R> {
-        let all = PartCases {
-            count: None,
-            before: 0,
-            last: None,
-            within: None,
-        };
-        Reader::of_part(Chunks::new(input), name, all)
+        Reader::of_part(Chunks::new(input), name, PartCases::ALL)
     }
 
     /// A reader of part of an input: `chunks` holds or reads the bytes from
@@ -152,7 +159,38 @@ impl<R: Read> Reader<R> {
             moves,
             r#move: played,
             last_case: cases.last,
+            open: false,
         }
+    }
+
+    /// A reader of a part cut where a case seems to start
+    /// ([`crate::format::coding_ninjas::cut`]): it reads T if the part is
+    /// the input's `first`, then the cases that `chunks` holds, and ends
+    /// where they end. Whether the part holds whole cases, and how many of
+    /// the input's, is the caller's to prove; positions and case numbers
+    /// count from the part's start.
+    pub fn of_cut_part(chunks: Chunks<R>, name: InputName, first: bool) -> Reader<R> {
+        let cases = PartCases {
+            // T, for a part past the first, is not known yet and bounds nothing.
+            count: (!first).then_some(u64::MAX),
+            before: 0,
+            last: None,
+            within: None,
+        };
+        Reader {
+            open: true,
+            ..Reader::of_part(chunks, name, cases)
+        }
+    }
+
+    /// The cases read or begun, counting those before the reader's start.
+    pub fn cases_read(&self) -> u64 {
+        self.case
+    }
+
+    /// T, if the reader read it.
+    pub fn count(&self) -> Option<u64> {
+        self.cases
     }
 
     /// The moves left of the case the reader starts inside, if it does
@@ -226,6 +264,9 @@ impl<R: Read> Reader<R> {
         let last = self.last_case.map_or(cases, |last| last.min(cases));
         if self.case >= last {
             self.expect_end()?;
+            return Ok(None);
+        }
+        if self.open && self.only_space_left()? {
             return Ok(None);
         }
         self.case += 1;
@@ -562,6 +603,20 @@ impl<R: Read> Reader<R> {
             }
             if !self.refill()? {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Whether only space is left of the input, passing it.
+    fn only_space_left(&mut self) -> Result<bool, Error> {
+        loop {
+            let (at, found) = self.skip_buffered_space();
+            self.chunks.keep = at;
+            if found {
+                return Ok(false);
+            }
+            if !self.refill()? {
+                return Ok(true);
             }
         }
     }

@@ -159,6 +159,22 @@ impl<R: Read> Splitter<R> {
         }
     }
 
+    /// A splitter of an input's rest, `input`, which starts at `start` with
+    /// the case after the first `from.before` (or whitespace before it),
+    /// `from.count` giving T if the input's start is behind.
+    pub fn resume(input: R, part_bytes: usize, start: Resume, from: PartCases) -> Splitter<R> {
+        let mut splitter = Splitter::new(input, part_bytes);
+        splitter.start = start;
+        if let Some(count) = from.count {
+            splitter.count = Some(count);
+            splitter.count_in_buffer = false;
+            splitter.want = Want::Size;
+        }
+        splitter.before = from.before;
+        splitter.found = from.before;
+        splitter
+    }
+
     /// Makes the splitter cut a case whose moves run past a part's buffer
     /// into slices, instead of handing it and the rest of the input to
     /// the streaming reader. For callers that play the slices of a case in

@@ -1,172 +1,31 @@
-//! Cuts a LeetCode transcript into parts of whole test cases, so that
-//! several threads can solve them at once.
+//! Where a LeetCode test case seems to start, for cutting a transcript into
+//! parts that several threads can solve at once.
 //!
 //! A test case opens with its array of method names, `["TicTacToe"`, and
-//! written the usual way each one starts a line. The splitter cuts after
-//! the line feed before such a start, once a part holds enough bytes, and
-//! reads nothing else: whether a cut fell between two test cases is known
-//! only once the part before it has been read whole without an error. A
-//! part whose reading fails is read again, with everything after it, as
-//! one stream (`pipeline::leetcode`), so a cut in the wrong place, in an
-//! input that is wrong there anyway, costs time but changes no output and
-//! no error.
+//! written the usual way each one starts a line. The transcript is cut
+//! after the line feed before such a start ([`crate::format::cut`]), and
+//! nothing else is read: whether a cut fell between two test cases is known
+//! only once the part before it has been read whole without an error
+//! (`pipeline::proven`).
 
-use crate::format::bytes::{CHUNK, Resume, cut_off, read_into, zeroed};
-use crate::format::coding_ninjas::split::MAX_PART_BYTES;
+use crate::format::cut::Cut;
 use memchr::memmem::Finder;
-use std::io::{self, Read};
 
 /// What a cut is made before: a line that opens a test case.
 const CASE_START: &[u8] = b"\n[\"TicTacToe\"";
 
-/// A run of the input, in memory, that the splitter took for whole test
-/// cases.
-#[derive(Debug)]
-pub struct Part {
-    /// The buffer; the part is `bytes[..len]`. Buffers are reused, so the
-    /// tail past `len` is left as it is.
-    pub bytes: Vec<u8>,
-    /// The part's length.
-    pub len: usize,
-    /// Where the part starts in the input.
-    pub start: Resume,
-    /// Whether the input ends with this part.
-    pub last: bool,
-}
+/// Cuts before a line that opens a test case with `["TicTacToe"`.
+pub struct CaseStart;
 
-impl Part {
-    /// The part's bytes.
-    pub fn contents(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-
-    /// The part's bytes, as a stream.
-    pub fn into_stream(self) -> io::Take<io::Cursor<Vec<u8>>> {
-        io::Cursor::new(self.bytes).take(self.len as u64)
-    }
-}
-
-/// What the splitter found next.
-#[derive(Debug)]
-pub enum Next {
-    /// A part to solve.
-    Part(Part),
-    /// The splitter stops here: what it has buffered from its last cut
-    /// (or the input's start), after which the rest of the input follows.
-    /// It stops where no test case starts a line within
-    /// [`MAX_PART_BYTES`], and where a read fails (read again by whoever
-    /// reads the rest, which then reports it).
-    Rest(Part),
-}
-
-/// Cuts a transcript into [`Part`]s.
-pub struct Splitter<R> {
-    input: R,
-    /// `buf[..end]` holds the input from `start` on.
-    buf: Vec<u8>,
-    end: usize,
-    start: Resume,
-    /// No cut lies before this index.
-    searched: usize,
-    eof: bool,
-    part_bytes: usize,
-    finder: Finder<'static>,
-}
-
-impl<R: Read> Splitter<R> {
-    /// A splitter of `input` into parts of at least `part_bytes` (but for
-    /// the last).
-    pub fn new(input: R, part_bytes: usize) -> Splitter<R> {
-        Splitter {
-            input,
-            buf: Vec::new(),
-            end: 0,
-            start: Resume::START,
-            searched: 0,
-            eof: false,
-            part_bytes: part_bytes.clamp(1, MAX_PART_BYTES / 2),
-            finder: Finder::new(CASE_START),
-        }
-    }
-
-    /// The input after what the splitter has buffered.
-    pub fn into_input(self) -> R {
-        self.input
-    }
-
-    /// What is buffered after the last part, and the input after that.
-    pub fn into_rest(mut self) -> (Part, R) {
-        (self.rest(), self.input)
-    }
-
-    /// Finds the next part. `spare` is a buffer to reuse for the bytes that
-    /// follow it. After the last part or the rest, do not call it again.
-    pub fn next_part(&mut self, spare: Vec<u8>) -> Next {
-        loop {
-            // The line feed before a cut ends a part of `part_bytes` at least.
-            let from = self.searched.max(self.part_bytes - 1);
-            if let Some(found) = self.buf[..self.end].get(from..).and_then(|bytes| self.finder.find(bytes)) {
-                return match self.take(from + found + 1, false, spare) {
-                    Ok(part) => Next::Part(part),
-                    Err(_) => Next::Rest(self.rest()),
-                };
-            }
+impl Cut for CaseStart {
+    fn find(&self, bytes: &[u8], from: usize) -> Result<usize, usize> {
+        // The line feed before a cut may be the byte before `from`.
+        let lf_from = from.saturating_sub(1);
+        let finder = Finder::new(CASE_START);
+        match bytes.get(lf_from..).and_then(|bytes| finder.find(bytes)) {
+            Some(found) => Ok(lf_from + found + 1),
             // A start cut off by the buffer's end is searched again.
-            self.searched = from.max((self.end + 1).saturating_sub(CASE_START.len()));
-            if self.eof {
-                return match self.take(self.end, true, spare) {
-                    Ok(part) => Next::Part(part),
-                    Err(_) => Next::Rest(self.rest()),
-                };
-            }
-            if !matches!(self.fill(), Ok(true)) && !self.eof {
-                return Next::Rest(self.rest());
-            }
-        }
-    }
-
-    /// Reads more into the buffer, growing it up to [`MAX_PART_BYTES`].
-    /// False at the end of the input, or when the buffer cannot grow.
-    fn fill(&mut self) -> io::Result<bool> {
-        if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_PART_BYTES {
-                return Ok(false);
-            }
-            // Straight to the size every part's buffer has, as the Coding
-            // Ninjas splitter does, so that no buffer of another size is freed.
-            let grown = (self.buf.len() * 2).max(self.part_bytes + CHUNK).min(MAX_PART_BYTES);
-            let mut buf = zeroed(grown)?;
-            buf[..self.end].copy_from_slice(&self.buf[..self.end]);
-            self.buf = buf;
-        }
-        let room = self.end + CHUNK.min(self.buf.len() - self.end);
-        read_into(&mut self.input, &mut self.buf[..room], &mut self.end, &mut self.eof)
-    }
-
-    /// Cuts off `buf[..at]` as a part, keeping the bytes after it in `spare`.
-    /// Fails only when the memory for the new buffer is not there.
-    fn take(&mut self, at: usize, last: bool, spare: Vec<u8>) -> io::Result<Part> {
-        let tail = self.end - at;
-        let bytes = cut_off(&mut self.buf, at..self.end, spare, self.part_bytes + CHUNK)?;
-        let part = Part {
-            bytes,
-            len: at,
-            start: self.start,
-            last,
-        };
-        self.start = self.start.after(part.contents());
-        self.end = tail;
-        self.searched = 0;
-        Ok(part)
-    }
-
-    /// Everything buffered, for the streaming reader to go on from.
-    fn rest(&mut self) -> Part {
-        Part {
-            bytes: std::mem::take(&mut self.buf),
-            len: std::mem::take(&mut self.end),
-            start: self.start,
-            last: false,
+            None => Err((bytes.len() + 2).saturating_sub(CASE_START.len()).max(from)),
         }
     }
 }
@@ -174,28 +33,9 @@ impl<R: Read> Splitter<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The parts of `text` cut at `part_bytes`, joined again, and whether
-    /// the splitter followed it to its end (no [`Next::Rest`]).
-    fn split(text: &[u8], part_bytes: usize) -> (Vec<Part>, bool) {
-        let mut splitter = Splitter::new(text, part_bytes);
-        let mut parts = Vec::new();
-        loop {
-            match splitter.next_part(Vec::new()) {
-                Next::Part(part) => {
-                    let last = part.last;
-                    parts.push(part);
-                    if last {
-                        return (parts, true);
-                    }
-                }
-                Next::Rest(rest) => {
-                    parts.push(rest);
-                    return (parts, false);
-                }
-            }
-        }
-    }
+    use crate::format::bytes::Resume;
+    use crate::format::coding_ninjas::split::MAX_PART_BYTES;
+    use crate::format::cut::split_all;
 
     fn transcript(cases: usize) -> String {
         (0..cases)
@@ -207,7 +47,7 @@ mod tests {
     fn parts_are_cut_where_a_test_case_starts_a_line_and_join_to_the_input() {
         let text = transcript(500);
         for part_bytes in [1, 10, 100, 4096, 1 << 20] {
-            let (parts, to_the_end) = split(text.as_bytes(), part_bytes);
+            let (parts, to_the_end) = split_all(text.as_bytes(), part_bytes, CaseStart);
             assert!(to_the_end);
             let mut joined = Vec::new();
             for part in &parts {
@@ -223,9 +63,27 @@ mod tests {
     }
 
     #[test]
+    fn a_case_start_cut_off_by_the_buffers_end_is_found_once_it_is_whole() {
+        let text = transcript(2);
+        let second = text.len() / 2;
+        for end in second - 1..text.len() {
+            let found = CaseStart.find(&text.as_bytes()[..end], 1);
+            let again = match found {
+                Ok(at) => {
+                    assert_eq!(at, second);
+                    continue;
+                }
+                Err(again) => again,
+            };
+            assert!(again <= second, "searched again from {again}, past the start at {second}");
+            assert_eq!(CaseStart.find(text.as_bytes(), again), Ok(second));
+        }
+    }
+
+    #[test]
     fn a_transcript_on_one_line_is_one_part() {
         let text = transcript(50).replace("\r\n", " ");
-        let (parts, to_the_end) = split(text.as_bytes(), 10);
+        let (parts, to_the_end) = split_all(text.as_bytes(), 10, CaseStart);
         assert!(to_the_end);
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].contents(), text.as_bytes());
@@ -236,18 +94,10 @@ mod tests {
         let mut text = transcript(2);
         text.push_str(&" ".repeat(MAX_PART_BYTES + 10));
         text.push_str(&transcript(2));
-        let (parts, to_the_end) = split(text.as_bytes(), 10);
+        let (parts, to_the_end) = split_all(text.as_bytes(), 10, CaseStart);
         assert!(!to_the_end);
         let joined: Vec<u8> = parts.iter().flat_map(|part| part.contents().to_vec()).collect();
         assert!(text.as_bytes().starts_with(&joined));
         assert!(joined.len() >= MAX_PART_BYTES);
-    }
-
-    #[test]
-    fn an_empty_input_is_one_empty_last_part() {
-        let (parts, to_the_end) = split(b"", 10);
-        assert!(to_the_end);
-        assert_eq!(parts.len(), 1);
-        assert!(parts[0].contents().is_empty() && parts[0].last);
     }
 }

@@ -12,9 +12,11 @@ use crate::format::leetcode::read::{LocatedMove, MoveBatch, Reader};
 use crate::format::lines::BATCH;
 use crate::game::{AfterWinIn, BoardSize, CleanBatch, MoveField, TicTacToe};
 use crate::game::{Limits, Referee};
-use crate::pipeline::leetcode::{InOrder, PartWork, across_cores};
+use crate::format::bytes::{Chunks, Resume};
+use crate::format::leetcode::split::CaseStart;
 use crate::pipeline::parallel::Split;
-use std::io::Read;
+use crate::pipeline::proven::{InOrder, PartWork, Taken, across_cores};
+use std::io::{self, Read};
 
 /// Validates a LeetCode transcript. Like [`super::validate`], it lists every
 /// violation up to `max_errors`; a format error ends the list, since
@@ -37,7 +39,7 @@ pub fn validate_leetcode(
 
 /// [`validate_leetcode`], with a long transcript split as `split` says
 /// and its parts validated on several threads, as a solve splits it
-/// ([`crate::pipeline::leetcode`]). Parts with no violation add up their
+/// ([`crate::pipeline::proven`]). Parts with no violation add up their
 /// summaries; from the first part with any, the transcript is validated
 /// again as one stream, so the report is the one stream's exactly.
 pub fn validate_leetcode_split(
@@ -51,20 +53,23 @@ pub fn validate_leetcode_split(
     let work = ValidateParts {
         limits: *limits,
         max_errors,
+        name: name.clone(),
     };
     let mut in_order = ValidateInOrder {
         limits: *limits,
         max_errors,
         report: Report::empty(),
         game: TicTacToe::with_rules(BoardSize::MIN, Referee::rules()),
+        name,
     };
-    across_cores(input, name, split, &work, &mut in_order)
+    across_cores(input, split, CaseStart, &work, &mut in_order)
 }
 
 /// Validating a part, on a worker: its summary if it has no violation.
 struct ValidateParts {
     limits: Limits,
     max_errors: usize,
+    name: InputName,
 }
 
 impl PartWork for ValidateParts {
@@ -75,10 +80,18 @@ impl PartWork for ValidateParts {
         TicTacToe::with_rules(BoardSize::MIN, Referee::rules())
     }
 
-    fn part<R: Read>(&self, game: &mut TicTacToe, reader: &mut Reader<R>, _: Option<Report>) -> Option<Report> {
+    fn part(
+        &self,
+        game: &mut TicTacToe,
+        chunks: Chunks<io::Empty>,
+        _: bool,
+        _: Option<Report>,
+    ) -> (Option<Report>, u64, Vec<u8>) {
+        let mut reader = Reader::of_chunks(chunks, self.name.clone(), 0);
         let mut report = Report::empty();
-        let read = validate_cases(reader, game, &self.limits, self.max_errors, &mut report);
-        matches!(read, Ok(Reached::End) if report.is_valid()).then_some(report)
+        let read = validate_cases(&mut reader, game, &self.limits, self.max_errors, &mut report);
+        let done = matches!(read, Ok(Reached::End) if report.is_valid()).then_some(report);
+        (done, reader.cases(), reader.into_buffer())
     }
 }
 
@@ -89,17 +102,19 @@ struct ValidateInOrder {
     max_errors: usize,
     report: Report,
     game: TicTacToe,
+    name: InputName,
 }
 
 impl InOrder<Report> for ValidateInOrder {
     type Output = Report;
 
-    fn take(&mut self, part: Report) -> Result<Option<Report>, Error> {
+    fn take(&mut self, part: Report, _: u64, _: bool) -> Result<Taken<Report>, Error> {
         self.report.summary.add(&part.summary);
-        Ok(None)
+        Ok(Taken::Kept(None))
     }
 
-    fn stream<R: Read>(&mut self, reader: &mut Reader<R>) -> Result<Report, Error> {
+    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<Report, Error> {
+        let reader = &mut Reader::of_chunks(Chunks::resume(input, start), self.name.clone(), cases);
         let (limits, max_errors) = (self.limits, self.max_errors);
         let mut report = std::mem::replace(&mut self.report, Report::empty());
         match validate_cases(reader, &mut self.game, &limits, max_errors, &mut report) {

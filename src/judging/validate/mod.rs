@@ -13,6 +13,7 @@
 pub mod leetcode;
 
 use crate::error::Position;
+use crate::format::bytes::Resume;
 use crate::format::coding_ninjas::read::PartCases;
 use crate::format::coding_ninjas::split::{Next, Part, Splitter};
 use crate::format::coding_ninjas::strict::{Field, Layout, Separator, Spot, StrictReader};
@@ -394,7 +395,7 @@ pub fn validate_split(
     if split.workers == 1 {
         return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
     }
-    match begin(input, split, false)? {
+    match begin(input, split, false, Resume::START, PartCases::ALL)? {
         Begun::Whole(part) => {
             let reader = StrictReader::new(part_bytes(part));
             run_validator(reader, limits, max_errors, whole, empty)

@@ -1,0 +1,307 @@
+//! Parts cut where a case seems to start, worked on across cores, each cut
+//! proven by the part before it: what both formats' solving and LeetCode's
+//! validating share.
+//!
+//! The splitter ([`crate::format::cut`]) cuts the input before a line that
+//! looks like a case's start. Part k goes to worker k mod W, and the parts'
+//! results are taken in input order. A part read whole without an error
+//! ends between two cases, so the part after it starts where reading the
+//! input as one stream would have gone on: each cut is proven by the part
+//! before it, the first part starting the input. A part whose reading fails
+//! proves nothing about where the error is (the cut before or after it may
+//! have fallen inside a case, in an input laid out in some other way), so
+//! its result is dropped and the input is worked through again from that
+//! part's start, as the caller's stream says, with case numbers and
+//! positions counted from the input's start: the output and the error are
+//! the stream's exactly.
+//!
+//! Why not follow the format's counts to find where each case starts, as
+//! the Coding Ninjas walking splitter does: that walk is the one part of
+//! the work no other thread can share, and on short games it took this
+//! thread longer than its share of the solving. Finding a cut from the look
+//! of a few lines costs next to nothing.
+
+use crate::error::Error;
+use crate::format::bytes::{Chunks, Resume};
+use crate::format::cut::{Cut, Next, Part, Splitter};
+use crate::pipeline::parallel::{IN_FLIGHT_BYTES, Ordered, Split, address_space_is_tight, worker_lost};
+use std::io::{self, Read};
+
+/// Work on an input's cases that can be done a part at a time on several
+/// threads: solving, validating.
+pub(crate) trait PartWork: Sync {
+    /// What a worker keeps from one part to the next.
+    type Worker;
+    /// What a part read whole gives, taken in input order.
+    type Done: Send;
+    /// A worker's state, made on its thread.
+    fn worker(&self) -> Self::Worker;
+    /// Works through the cases of a part, whose bytes `chunks` holds; `first`
+    /// says whether it starts the input. Gives what it gives, or `None` if
+    /// the reading or the work failed (the part is then read again as one
+    /// stream with all that follows it, where the failure is found again,
+    /// or found not to be one); then the cases it read or began, and the
+    /// buffer back. `spare` is a result taken earlier, given back for its
+    /// memory.
+    fn part(
+        &self,
+        worker: &mut Self::Worker,
+        chunks: Chunks<io::Empty>,
+        first: bool,
+        spare: Option<Self::Done>,
+    ) -> (Option<Self::Done>, u64, Vec<u8>);
+}
+
+/// What [`InOrder::take`] made of a part's result.
+pub(crate) enum Taken<D> {
+    /// Kept; with a result whose memory a worker may reuse.
+    Kept(Option<D>),
+    /// Not kept: the part holds what the parts before it rule out (cases
+    /// past the input's count, or too few at its end), and is read again
+    /// as one stream with all that follows it.
+    Refused,
+}
+
+/// The caller's side of a [`PartWork`]: the parts' results in input order,
+/// and the cases read as one stream.
+pub(crate) trait InOrder<D> {
+    /// What the whole input gives.
+    type Output;
+    /// Takes the next part's result: the part read `cases` cases, and
+    /// `last` says whether the input ends with it.
+    fn take(&mut self, done: D, cases: u64, last: bool) -> Result<Taken<D>, Error>;
+    /// Works through the cases `input` holds, to its end: the whole input
+    /// (from [`Resume::START`], after 0 cases), or its rest after the
+    /// parts taken, which start at `start` after `cases` cases.
+    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<Self::Output, Error>;
+    /// Works through an input that one part holds whole.
+    fn whole(&mut self, part: Part) -> Result<Self::Output, Error> {
+        let start = part.start;
+        self.stream(part.into_stream(), start, 0)
+    }
+    /// What the whole input gives once every part is taken, the last at the
+    /// input's end, and `cases` cases read.
+    fn end(&mut self, cases: u64) -> Result<Self::Output, Error>;
+}
+
+/// A part worked on: its buffer back, what it gave, and how many cases it
+/// held.
+struct Worked<D> {
+    part: Part,
+    done: Option<D>,
+    cases: u64,
+}
+
+/// Works through an input with `work` and `in_order`, cut where `cut` says,
+/// on several threads when it is long enough to split and `split` allows:
+/// the same output and errors as [`InOrder::stream`] on the whole input.
+pub(crate) fn across_cores<R: Read, C: Cut, P: PartWork, S: InOrder<P::Done>>(
+    input: R,
+    split: Split,
+    cut: C,
+    work: &P,
+    in_order: &mut S,
+) -> Result<S::Output, Error> {
+    // Under a sandbox's tight cap on memory the defaults start no thread:
+    // nothing is cut, so no part is held besides the stream's own buffers.
+    if split.workers == 1 || (split.workers == 0 && address_space_is_tight()) {
+        return in_order.stream(input, Resume::START, 0);
+    }
+    let mut splitter = Splitter::new(input, split.part_bytes, cut);
+    let first = match splitter.next_part(Vec::new()) {
+        // One part (most judges' files): worked on here, with no thread started.
+        Next::Part(part) if part.last => return in_order.whole(part),
+        Next::Rest(rest) => {
+            let stream = rest.into_stream().chain(splitter.into_input());
+            return in_order.stream(stream, Resume::START, 0);
+        }
+        Next::Part(first) => first,
+    };
+    let workers = split.workers();
+    if workers < 2 {
+        return in_order.stream(unsplit(first, splitter), Resume::START, 0);
+    }
+    let worker = || {
+        let mut state = work.worker();
+        move |(part, spare): (Part, Option<P::Done>)| {
+            let (start, len, last) = (part.start, part.len, part.last);
+            let chunks = Chunks::of_bytes(part.bytes, len, start);
+            let (done, cases, bytes) = work.part(&mut state, chunks, start.offset == 0, spare);
+            Worked {
+                cases,
+                part: Part {
+                    bytes,
+                    len,
+                    start,
+                    last,
+                },
+                done,
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let Some(workers) = Ordered::start(scope, workers, &worker) else {
+            // No thread could be started: the same output, read as one stream.
+            return in_order.stream(unsplit(first, splitter), Resume::START, 0);
+        };
+        let mut parts = Parts {
+            workers,
+            spare_bytes: Vec::new(),
+            spare_done: Vec::new(),
+            bytes_sent: 0,
+            cases: 0,
+        };
+        let mut next = Next::Part(first);
+        let stop = loop {
+            let part = match next {
+                Next::Part(part) => part,
+                Next::Rest(rest) => break Stop::Rest(rest),
+            };
+            let last = part.last;
+            if let Err(stop) = parts.hand_out(part, in_order) {
+                break stop;
+            }
+            if last {
+                break Stop::End;
+            }
+            next = splitter.next_part(parts.spare_bytes.pop().unwrap_or_default());
+        };
+        // The parts still in hand, taken in order up to one that failed.
+        let (failed, unsent, rest) = match stop {
+            Stop::Error(error) => return Err(error),
+            Stop::Failed { failed, unsent } => (*failed, unsent, None),
+            Stop::End => match parts.take_all(in_order)? {
+                Some(failed) => (failed, None, None),
+                None => return in_order.end(parts.cases),
+            },
+            Stop::Rest(rest) => match parts.take_all(in_order)? {
+                Some(failed) => (failed, None, Some(rest)),
+                None => {
+                    let start = rest.start;
+                    let stream = rest.into_stream().chain(splitter.into_input());
+                    return in_order.stream(stream, start, parts.cases);
+                }
+            },
+        };
+        // From the part that failed on, one stream: its bytes, those of the
+        // parts after it (with the workers, then the one not handed out),
+        // what the splitter holds, and the input's rest.
+        let start = failed.start;
+        let mut bytes = failed.contents().to_vec();
+        while parts.workers.pending() {
+            let worked = parts.workers.receive().ok_or_else(worker_lost)?;
+            bytes.extend_from_slice(worked.part.contents());
+        }
+        if let Some(unsent) = unsent {
+            bytes.extend_from_slice(unsent.contents());
+        }
+        let input = match rest {
+            Some(rest) => {
+                bytes.extend_from_slice(rest.contents());
+                splitter.into_input()
+            }
+            None => {
+                let (buffered, input) = splitter.into_rest();
+                bytes.extend_from_slice(buffered.contents());
+                input
+            }
+        };
+        in_order.stream(io::Cursor::new(bytes).chain(input), start, parts.cases)
+    })
+}
+
+/// The input from its first part on, as one stream again.
+fn unsplit<R: Read, C: Cut>(first: Part, splitter: Splitter<R, C>) -> impl Read {
+    let (buffered, input) = splitter.into_rest();
+    first.into_stream().chain(buffered.into_stream()).chain(input)
+}
+
+/// Why handing out parts stopped.
+enum Stop {
+    /// The last part is handed out.
+    End,
+    /// The splitter stopped: what it held, for the streaming reader.
+    Rest(Part),
+    /// A part's reading failed, or its result was refused: that part. The
+    /// parts after it are still with the workers, but for one not yet
+    /// handed out, if any.
+    Failed {
+        /// The part that failed.
+        failed: Box<Part>,
+        /// The part that was being handed out when the failure was found.
+        unsent: Option<Box<Part>>,
+    },
+    /// Taking a result failed, or a worker stopped.
+    Error(Error),
+}
+
+/// The workers and the buffers that come back from them.
+struct Parts<D> {
+    workers: Ordered<(Part, Option<D>), Worked<D>>,
+    spare_bytes: Vec<Vec<u8>>,
+    spare_done: Vec<D>,
+    /// The bytes of the parts handed out and not yet taken.
+    bytes_sent: usize,
+    /// Cases taken.
+    cases: u64,
+}
+
+impl<D: Send> Parts<D> {
+    /// Hands a part to the next worker, first taking the oldest parts'
+    /// results while the workers have as many as they may hold, or the
+    /// parts in hand hold enough memory.
+    fn hand_out<S: InOrder<D>>(&mut self, part: Part, in_order: &mut S) -> Result<(), Stop> {
+        while !self.workers.has_room() || (self.workers.pending() && self.bytes_sent + part.len > IN_FLIGHT_BYTES) {
+            let worked = self.workers.receive().ok_or_else(|| Stop::Error(worker_lost()))?;
+            match self.take(worked, in_order) {
+                Ok(()) => {}
+                // The part in hand follows the failed one and those with the workers.
+                Err(Stop::Failed { failed, .. }) => {
+                    return Err(Stop::Failed {
+                        failed,
+                        unsent: Some(Box::new(part)),
+                    });
+                }
+                Err(stop) => return Err(stop),
+            }
+        }
+        self.bytes_sent += part.len;
+        if !self.workers.send((part, self.spare_done.pop())) {
+            return Err(Stop::Error(worker_lost()));
+        }
+        Ok(())
+    }
+
+    /// Takes a part's result, or stops at a part that failed.
+    fn take<S: InOrder<D>>(&mut self, worked: Worked<D>, in_order: &mut S) -> Result<(), Stop> {
+        self.bytes_sent -= worked.part.len;
+        let failed = |part| Stop::Failed {
+            failed: Box::new(part),
+            unsent: None,
+        };
+        let Some(done) = worked.done else {
+            return Err(failed(worked.part));
+        };
+        match in_order.take(done, worked.cases, worked.part.last).map_err(Stop::Error)? {
+            Taken::Kept(spare) => self.spare_done.extend(spare),
+            Taken::Refused => return Err(failed(worked.part)),
+        }
+        self.cases += worked.cases;
+        self.spare_bytes.push(worked.part.bytes);
+        Ok(())
+    }
+
+    /// Takes every part's result in hand in order, up to one that failed.
+    fn take_all<S: InOrder<D>>(&mut self, in_order: &mut S) -> Result<Option<Part>, Error> {
+        while self.workers.pending() {
+            let worked = self.workers.receive().ok_or_else(worker_lost)?;
+            match self.take(worked, in_order) {
+                Ok(()) => {}
+                Err(Stop::Failed { failed, .. }) => return Ok(Some(*failed)),
+                Err(Stop::Error(error)) => return Err(error),
+                Err(Stop::End | Stop::Rest(_)) => {}
+            }
+        }
+        Ok(None)
+    }
+}
