@@ -25,6 +25,15 @@ pub trait Cut {
     /// `again` once more bytes are read (a line cut off by the buffer's end
     /// is looked at again then).
     fn find(&self, bytes: &[u8], from: usize) -> Result<usize, usize>;
+
+    /// The most bytes a part may hold while no cut is found, for parts of
+    /// `part_bytes`: past it, the splitter stops ([`Next::Rest`]). By
+    /// default [`MAX_PART_BYTES`], for a format whose rest is read as one
+    /// stream; a format with a better way on for long cases stops sooner.
+    fn most_bytes(&self, part_bytes: usize) -> usize {
+        let _ = part_bytes;
+        MAX_PART_BYTES
+    }
 }
 
 /// A run of the input, in memory, that the splitter took for whole cases.
@@ -60,7 +69,7 @@ pub enum Next {
     Part(Part),
     /// The splitter stops here: what it has buffered from its last cut
     /// (or the input's start), after which the rest of the input follows.
-    /// It stops where no case seems to start within [`MAX_PART_BYTES`],
+    /// It stops where no case seems to start within [`Cut::most_bytes`],
     /// and where a read fails (read again by whoever reads the rest, which
     /// then reports it).
     Rest(Part),
@@ -135,17 +144,18 @@ impl<R: Read, C: Cut> Splitter<R, C> {
         }
     }
 
-    /// Reads more into the buffer, growing it up to [`MAX_PART_BYTES`].
+    /// Reads more into the buffer, growing it up to [`Cut::most_bytes`].
     /// False at the end of the input, or when the buffer cannot grow.
     fn fill(&mut self) -> io::Result<bool> {
         if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_PART_BYTES {
+            let most = self.cut.most_bytes(self.part_bytes).max(self.part_bytes + CHUNK);
+            if self.buf.len() >= most {
                 return Ok(false);
             }
             // Straight to the size every part's buffer has, as the Coding
             // Ninjas walking splitter does, so that no buffer of another
             // size is freed.
-            let grown = (self.buf.len() * 2).max(self.part_bytes + CHUNK).min(MAX_PART_BYTES);
+            let grown = (self.buf.len() * 2).max(self.part_bytes + CHUNK).min(most);
             let mut buf = zeroed(grown)?;
             buf[..self.end].copy_from_slice(&self.buf[..self.end]);
             self.buf = buf;

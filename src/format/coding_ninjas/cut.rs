@@ -12,6 +12,7 @@
 //! input shows no such lines, or shows them in the wrong place, and its
 //! parts are read as one stream from there on.
 
+use crate::format::bytes::CHUNK;
 use crate::format::cut::Cut;
 use crate::simd::{self, BLOCK, Cpu, Kernel, dispatch};
 
@@ -30,6 +31,15 @@ impl Cut for HeaderLines {
             }
         }
         dispatch(Find(bytes, from))
+    }
+
+    /// A part's usual buffer: a case that runs past it goes, with the rest
+    /// of the input, to the splitter that follows the format's counts,
+    /// which cuts long cases into slices. Growing the buffer to a MiB to
+    /// look further cost every file of long games a few page faults and
+    /// copies for nothing.
+    fn most_bytes(&self, part_bytes: usize) -> usize {
+        part_bytes + CHUNK
     }
 }
 
@@ -190,13 +200,15 @@ mod tests {
     }
 
     #[test]
-    fn a_long_case_longer_than_a_part_can_hold_is_left_to_the_stream() {
+    fn a_case_longer_than_a_parts_buffer_is_left_with_the_rest_to_the_counting_splitter() {
         let moves: Vec<[u32; 3]> = (0..MAX_PART_BYTES as u32 / 6).map(|i| [i % 7, i / 7, 1 + i % 2]).collect();
         let text = file(&[(3, &[[0, 0, 1]]), (1_000_000, &moves), (3, &[[0, 0, 1]])], false);
         let (parts, to_the_end) = split_all(text.as_bytes(), 4, HeaderLines);
         assert!(!to_the_end);
         let joined: Vec<u8> = parts.iter().flat_map(|part| part.contents().to_vec()).collect();
         assert!(text.as_bytes().starts_with(&joined));
+        // No more than a part's usual buffer was read in looking for a cut.
+        assert!(parts.last().is_some_and(|rest| rest.len <= 4 + CHUNK));
     }
 
     proptest! {
