@@ -265,6 +265,63 @@ fn threads_change_nothing_but_the_time() {
     }
 }
 
+/// Short games, one long game of 200,000 moves on N = 1000 (2 MB, more
+/// than a part's buffer) unless `broken` is "no long game", and short games
+/// again; `declared` is T, and `broken` names a place to break: a taken
+/// cell in the long game, or a stray token in a short game before or after it.
+fn short_long_short(declared: usize, broken: Option<&str>) -> Vec<u8> {
+    let short = "3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+    let mut text = format!("{declared}\n");
+    for case in 0..40_000 {
+        if case == 20_000 && broken != Some("no long game") {
+            let moves = 200_000;
+            text.push_str(&format!("1000\n{moves}\n"));
+            for k in 0..moves {
+                let (r, c) = if broken == Some("taken") && k == moves / 2 {
+                    (0, 0)
+                } else {
+                    (k / 1000, k % 1000)
+                };
+                text.push_str(&format!("{r} {c} {}\n", 1 + k % 2));
+            }
+        } else if (broken == Some("before") && case == 10_000)
+            || (broken == Some("after") && case == 30_000)
+        {
+            text.push_str("3\n1\n0 x 1\n");
+        } else {
+            text.push_str(short);
+        }
+    }
+    text.into_bytes()
+}
+
+#[test]
+fn threads_change_nothing_around_a_case_longer_than_a_part() {
+    let inputs = [
+        short_long_short(40_000, None),
+        short_long_short(40_000, Some("taken")),
+        short_long_short(40_000, Some("before")),
+        short_long_short(40_000, Some("after")),
+        // T says fewer cases than there are, and more, with the long game
+        // and without it.
+        short_long_short(30_000, None),
+        short_long_short(40_001, None),
+        short_long_short(10_000, Some("no long game")),
+        short_long_short(39_999, Some("no long game")),
+        short_long_short(40_001, Some("no long game")),
+        short_long_short(40_000, Some("no long game")),
+    ];
+    for input in inputs {
+        let streamed = solved_on_threads(&input, "1");
+        for threads in ["0", "2", "3"] {
+            assert!(
+                solved_on_threads(&input, threads) == streamed,
+                "--threads {threads} differs"
+            );
+        }
+    }
+}
+
 /// `validate` on `input` with `--threads threads`, T and Q left free: its
 /// status, output and error.
 fn validated_on_threads(input: &[u8], threads: &str) -> (Option<i32>, Vec<u8>, Vec<u8>) {
