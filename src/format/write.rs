@@ -49,6 +49,20 @@ impl<W: Write> ResultWriter<W, true> {
     }
 }
 
+impl<const LEETCODE: bool> ResultWriter<Vec<u8>, LEETCODE> {
+    /// Writes the lines `write` completes into `buffer`, emptied first, and
+    /// gives it back with what `write` returned: a worker keeps one writer
+    /// for many parts, each part's lines in a buffer of its own.
+    pub fn lines_into<T>(&mut self, mut buffer: Vec<u8>, write: impl FnOnce(&mut Self) -> T) -> (Vec<u8>, T) {
+        buffer.clear();
+        self.out = buffer;
+        let written = write(self);
+        // Writing to memory cannot fail.
+        let _ = self.finish();
+        (std::mem::take(&mut self.out), written)
+    }
+}
+
 impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     /// The bytes a case's line starts with.
     const PREFIX: &'static [u8] = if LEETCODE { b"[null" } else { b"" };
@@ -63,12 +77,6 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
             packed_count: 0,
             no_room: false,
         }
-    }
-
-    /// The output, to swap for another between runs: a writer kept for
-    /// many runs keeps its buffer.
-    pub fn get_mut(&mut self) -> &mut W {
-        &mut self.out
     }
 
     /// Starts a case's line.
@@ -416,7 +424,7 @@ mod tests {
             writer.end_case().expect("in memory");
         }
         writer.finish().expect("in memory");
-        std::mem::take(writer.get_mut())
+        std::mem::take(&mut writer.out)
     }
 
     #[test]
@@ -455,7 +463,7 @@ mod tests {
                     writer.end_case().expect("in memory");
                 }
                 writer.finish().expect("in memory");
-                std::mem::take(writer.get_mut())
+                std::mem::take(&mut writer.out)
             };
             let out = written(ResultWriter::new(Vec::new()), &cases, batch);
             proptest::prop_assert_eq!(out, one_by_one(ResultWriter::new(Vec::new())));
@@ -479,6 +487,6 @@ mod tests {
             writer.push(Outcome::NoWin);
         }
         writer.finish().expect("in memory");
-        assert_eq!(writer.get_mut().as_slice(), b"2\n");
+        assert_eq!(writer.out.as_slice(), b"2\n");
     }
 }

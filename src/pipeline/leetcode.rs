@@ -66,13 +66,8 @@ impl PartWork for SolveParts {
         spare: Option<Vec<u8>>,
     ) -> (Option<Vec<u8>>, u64, Vec<u8>) {
         let mut reader = Reader::of_chunks(chunks, self.name.clone(), 0);
-        let mut output = spare.unwrap_or_default();
-        output.clear();
-        *writer.get_mut() = output;
-        let solved = solve_cases(&mut reader, game, writer);
-        // Writing to memory cannot fail.
-        let _ = writer.finish();
-        let output = std::mem::take(writer.get_mut());
+        let buffer = spare.unwrap_or_default();
+        let (output, solved) = writer.lines_into(buffer, |writer| solve_cases(&mut reader, game, writer));
         (solved.is_ok().then_some(output), reader.cases(), reader.into_buffer())
     }
 }

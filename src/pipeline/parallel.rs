@@ -228,13 +228,8 @@ impl PartWork for CutParts {
         spare: Option<CutLines>,
     ) -> (Option<CutLines>, u64, Vec<u8>) {
         let mut reader = Reader::of_cut_part(chunks, self.name.clone(), first);
-        let mut lines = spare.map(|spare| spare.lines).unwrap_or_default();
-        lines.clear();
-        *writer.get_mut() = lines;
-        let solved = solve_cases(&mut reader, game, writer);
-        // Writing to memory cannot fail.
-        let _ = writer.finish();
-        let lines = std::mem::take(writer.get_mut());
+        let buffer = spare.map(|spare| spare.lines).unwrap_or_default();
+        let (lines, solved) = writer.lines_into(buffer, |writer| solve_cases(&mut reader, game, writer));
         let count = if first { reader.count() } else { None };
         let done = solved.is_ok().then_some(CutLines { lines, count });
         (done, reader.cases_read(), reader.into_buffer())
@@ -834,12 +829,8 @@ fn solve_part(
     let mut header = None;
     let result = match slice {
         None => {
-            output.clear();
-            *writer.get_mut() = output;
-            let result = solve_cases(&mut reader, game, writer);
-            // Writing to memory cannot fail.
-            let _ = writer.finish();
-            output = std::mem::take(writer.get_mut());
+            let result;
+            (output, result) = writer.lines_into(output, |writer| solve_cases(&mut reader, game, writer));
             result
         }
         Some(slice) => {
