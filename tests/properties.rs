@@ -10,6 +10,7 @@ use std::io::Read;
 use tictactoe::error::{Error, InputName};
 use tictactoe::format::Format;
 use tictactoe::format::coding_ninjas::read::Reader;
+use tictactoe::format::coding_ninjas::split::PART_BYTES;
 use tictactoe::format::write::ResultWriter;
 use tictactoe::game::{AfterWin, BoardSize, EngineKind, Rules, TicTacToe};
 use tictactoe::pipeline::leetcode;
@@ -588,6 +589,60 @@ proptest! {
             let whole = compare(expected.as_bytes(), found.as_bytes(), mode).ok();
             prop_assert_eq!(&whole, &plain);
             prop_assert_eq!(compare(pieces(&expected, &sizes), pieces(&found, &sizes), mode).ok(), plain);
+        }
+    }
+}
+
+/// An input that hands out `data` and then fails, as a disk or a network
+/// file system may, at every read from `fail_at` bytes on.
+struct FailingAfter<'a> {
+    data: &'a [u8],
+    fail_at: usize,
+    read: usize,
+}
+
+impl Read for FailingAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.read >= self.fail_at {
+            return Err(std::io::Error::other("the disk failed"));
+        }
+        let count = buf
+            .len()
+            .min(self.fail_at - self.read)
+            .min(self.data.len() - self.read);
+        buf[..count].copy_from_slice(&self.data[self.read..self.read + count]);
+        self.read += count;
+        Ok(count)
+    }
+}
+
+#[test]
+fn a_read_that_fails_midway_loses_no_completed_case_on_any_thread_count() {
+    let rules = Rules::default();
+    let short = "3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+    let coding_ninjas = format!("40000\n{}", short.repeat(40_000));
+    let transcript = "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[0,0,1],[1,1,2]]\n".repeat(20_000);
+    for (format, text) in [
+        (Format::CodingNinjas, coding_ninjas.as_bytes()),
+        (Format::Leetcode, transcript.as_bytes()),
+    ] {
+        for fail_at in (1..12).map(|k| k * text.len() / 12) {
+            let input = || FailingAfter {
+                data: text,
+                fail_at,
+                read: 0,
+            };
+            let stream = solve_split(format, input(), rules, 1, PART_BYTES);
+            assert!(stream.1.is_some(), "the read error is reported");
+            for (workers, part_bytes) in [(2, PART_BYTES), (3, 4096)] {
+                let split = solve_split(format, input(), rules, workers, part_bytes);
+                assert!(
+                    split == stream,
+                    "{format:?}, failing at {fail_at}, {workers} workers: {} lines against {}",
+                    split.0.iter().filter(|&&byte| byte == b'\n').count(),
+                    stream.0.iter().filter(|&&byte| byte == b'\n').count()
+                );
+            }
         }
     }
 }

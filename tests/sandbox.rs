@@ -211,6 +211,44 @@ fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
     }
 }
 
+#[test]
+fn threads_asked_for_under_sixteen_mib_give_the_answer_not_an_abort() {
+    // 3 MB of short games in both formats: parts to cut, and before, with
+    // `--threads 2` or 3, an abort where a buffer on a worker doubled.
+    let place = place();
+    let dir = tempfile::tempdir_in(&place.root).expect("temp dir");
+    let short = dir.path().join("short.in");
+    let generated = Command::new(&place.binary)
+        .args([
+            "gen", "--seed", "9", "--limits", "relaxed", "--cases", "50000",
+        ])
+        .args(["--min-n", "3", "--max-n", "4"])
+        .output()
+        .expect("gen runs");
+    assert!(generated.status.success());
+    fs::write(&short, &generated.stdout).expect("short games");
+    let transcript = dir.path().join("short.leetcode");
+    let converted = Command::new(&place.binary)
+        .args(["convert", "--to", "leetcode"])
+        .arg(&short)
+        .output()
+        .expect("convert runs");
+    assert!(converted.status.success());
+    fs::write(&transcript, &converted.stdout).expect("transcript");
+    for input in [&short, &transcript] {
+        let input = input.to_str().expect("a UTF-8 path");
+        let free = run(Limit::None, &["--threads", "1", input], None);
+        assert_eq!(free.status.code(), Some(0));
+        for threads in ["2", "3", "8"] {
+            let args = ["--threads", threads, input];
+            let confined = run(Limit::Memory, &args, None);
+            let stderr = String::from_utf8_lossy(&confined.stderr);
+            assert_eq!(confined.status.code(), Some(0), "{args:?}: {stderr}");
+            assert!(confined.stdout == free.stdout, "{args:?}");
+        }
+    }
+}
+
 /// Makes a FIFO in `dir` and feeds it `content` from a thread.
 fn fifo(dir: &Path, name: &str, content: Vec<u8>) -> (PathBuf, thread::JoinHandle<()>) {
     let path = dir.join(name);

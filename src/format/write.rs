@@ -52,14 +52,25 @@ impl<W: Write> ResultWriter<W, true> {
 impl<const LEETCODE: bool> ResultWriter<Vec<u8>, LEETCODE> {
     /// Writes the lines `write` completes into `buffer`, emptied first, and
     /// gives it back with what `write` returned: a worker keeps one writer
-    /// for many parts, each part's lines in a buffer of its own.
-    pub fn lines_into<T>(&mut self, mut buffer: Vec<u8>, write: impl FnOnce(&mut Self) -> T) -> (Vec<u8>, T) {
+    /// for many parts, each part's lines in a buffer of its own. Room for
+    /// `room` bytes is asked for first, fallibly, so that the buffer need
+    /// not grow: `None`, with the buffer, if the memory is not there (a
+    /// sandbox's cap; a buffer grown by doubling would abort the process).
+    pub fn lines_into<T>(
+        &mut self,
+        mut buffer: Vec<u8>,
+        room: usize,
+        write: impl FnOnce(&mut Self) -> T,
+    ) -> (Vec<u8>, Option<T>) {
         buffer.clear();
+        if buffer.try_reserve(room).is_err() {
+            return (buffer, None);
+        }
         self.out = buffer;
         let written = write(self);
         // Writing to memory cannot fail.
         let _ = self.finish();
-        (std::mem::take(&mut self.out), written)
+        (std::mem::take(&mut self.out), Some(written))
     }
 }
 

@@ -47,11 +47,8 @@ struct Sources {
 
 /// Reaches a verdict.
 pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
-    // Under a tight memory cap the defaults start no thread.
-    let threads = match config.threads {
-        0 if address_space_is_tight() => 1,
-        threads => threads,
-    };
+    // Under a tight memory cap no thread is started.
+    let threads = if address_space_is_tight() { 1 } else { config.threads };
     let config = &CheckFiles {
         threads,
         ..config.clone()

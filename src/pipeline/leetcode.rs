@@ -14,9 +14,9 @@ use crate::format::leetcode::split::CaseStart;
 use crate::format::lines::BATCH;
 use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, Rules, TicTacToe};
-use crate::pipeline::parallel::Split;
+use crate::pipeline::parallel::{Split, output_room};
 use crate::pipeline::proven::{InOrder, PartWork, Taken, across_cores};
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
 /// Solves a LeetCode transcript, on several threads when it is long enough
 /// to split, writing one line per completed test case: the same output and
@@ -58,17 +58,13 @@ impl PartWork for SolveParts {
         (game, ResultWriter::leetcode(Vec::new()))
     }
 
-    fn part(
-        &self,
-        (game, writer): &mut Self::Worker,
-        chunks: Chunks<io::Empty>,
-        _: bool,
-        spare: Option<Vec<u8>>,
-    ) -> (Option<Vec<u8>>, u64, Vec<u8>) {
+    fn part(&self, (game, writer): &mut Self::Worker, part: Part, spare: Option<Vec<u8>>) -> (Option<Vec<u8>>, u64, Vec<u8>) {
+        let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
         let mut reader = Reader::of_chunks(chunks, self.name.clone(), 0);
         let buffer = spare.unwrap_or_default();
-        let (output, solved) = writer.lines_into(buffer, |writer| solve_cases(&mut reader, game, writer));
-        (solved.is_ok().then_some(output), reader.cases(), reader.into_buffer())
+        let room = output_room(part.len);
+        let (output, solved) = writer.lines_into(buffer, room, |writer| solve_cases(&mut reader, game, writer));
+        (matches!(solved, Some(Ok(()))).then_some(output), reader.cases(), reader.into_buffer())
     }
 }
 
@@ -88,7 +84,7 @@ impl<W: Write> InOrder<Vec<u8>> for SolveInOrder<'_, W> {
         Ok(Taken::Kept(Some(lines)))
     }
 
-    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<(), Error> {
+    fn stream(&mut self, input: &mut dyn Read, start: Resume, cases: u64) -> Result<(), Error> {
         let mut reader = Reader::of_chunks(Chunks::resume(input, start), self.name.clone(), cases);
         solve_cases(&mut reader, self.game, self.writer)
     }

@@ -108,28 +108,31 @@ const MOST_WORKERS: usize = 8;
 pub const MOST_THREADS: usize = 64;
 
 impl Split {
-    /// The threads to solve on: as set, or one a core, at most 8.
+    /// The threads to solve on: as set, or one a core, at most 8; one,
+    /// whatever was set, under a tight cap on memory.
     ///
     /// Why not more: each worker keeps a board and parts of the input, so
     /// memory grows with the workers, and on 2 cores 4 workers were no
     /// faster than 2 (docs/PERFORMANCE.md has the figures).
     pub fn workers(&self) -> usize {
         match self.workers {
-            0 if address_space_is_tight() => 1,
+            _ if address_space_is_tight() => 1,
             0 => std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_WORKERS)),
             workers => workers.min(MOST_THREADS),
         }
     }
 }
 
-/// An address-space limit below this (a sandbox's memory cap) makes the
-/// default one thread: each worker holds parts of a few MiB, and their
-/// stacks and buffers would not fit beside the input's own.
+/// An address-space limit below this (a sandbox's memory cap) makes any
+/// thread count one: each worker holds parts of a few MiB, and their stacks
+/// and buffers would not fit beside the input's own. (Asked for anyway
+/// under 16 MiB, three workers aborted or hung where an allocation failed
+/// in the standard library's own code.)
 #[cfg_attr(not(unix), allow(dead_code))]
 const TIGHT_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
 
 /// Whether the process may map less than [`TIGHT_ADDRESS_SPACE`] bytes, so
-/// that the defaults should start no thread.
+/// that no thread should be started.
 pub fn address_space_is_tight() -> bool {
     #[cfg(unix)]
     {
@@ -220,18 +223,15 @@ impl PartWork for CutParts {
         (game, ResultWriter::new(Vec::new()))
     }
 
-    fn part(
-        &self,
-        (game, writer): &mut Self::Worker,
-        chunks: Chunks<io::Empty>,
-        first: bool,
-        spare: Option<CutLines>,
-    ) -> (Option<CutLines>, u64, Vec<u8>) {
+    fn part(&self, (game, writer): &mut Self::Worker, part: cut::Part, spare: Option<CutLines>) -> (Option<CutLines>, u64, Vec<u8>) {
+        let first = part.start.offset == 0;
+        let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
         let mut reader = Reader::of_cut_part(chunks, self.name.clone(), first);
         let buffer = spare.map(|spare| spare.lines).unwrap_or_default();
-        let (lines, solved) = writer.lines_into(buffer, |writer| solve_cases(&mut reader, game, writer));
+        let room = output_room(part.len);
+        let (lines, solved) = writer.lines_into(buffer, room, |writer| solve_cases(&mut reader, game, writer));
         let count = if first { reader.count() } else { None };
-        let done = solved.is_ok().then_some(CutLines { lines, count });
+        let done = matches!(solved, Some(Ok(()))).then_some(CutLines { lines, count });
         (done, reader.cases_read(), reader.into_buffer())
     }
 }
@@ -266,7 +266,7 @@ impl<W: Write> InOrder<CutLines> for CutInOrder<'_, W> {
         Ok(Taken::Kept(Some(done)))
     }
 
-    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<(), Error> {
+    fn stream(&mut self, input: &mut dyn Read, start: Resume, cases: u64) -> Result<(), Error> {
         let from = PartCases {
             count: self.count,
             before: cases,
@@ -341,6 +341,14 @@ fn solve_counted<W: Write>(
     let (start, cases) = (rest.start, rest.cases);
     let chunks = Chunks::resume(part_bytes(rest).chain(splitter.into_input()), start);
     solve_cases(&mut Reader::of_part(chunks, name.clone(), cases), game, writer)
+}
+
+/// The most output a part of `len` bytes writes, in either format: half
+/// its length, plus a line. A Coding Ninjas move takes at least 6 bytes and
+/// writes 2, a case at least 4 and writes 1; a LeetCode move at least 8
+/// (`,[R,C,P]`) and writes 2, a test case at least 20 and writes 7.
+pub(crate) fn output_room(len: usize) -> usize {
+    len / 2 + 2
 }
 
 /// A part's bytes, as a stream.
@@ -618,13 +626,10 @@ impl Pool {
             // A slice writes no output: its moves are played here.
             moves = self.spare_moves.pop().unwrap_or_default();
         } else {
-            // A part's output is at most half its length, plus a line: a
-            // move takes at least 6 bytes and writes 2, a case at least 4
-            // and writes 1. Room for it all up front means no buffer grows
-            // on a worker; one size for every usual part means none is
-            // ever reallocated.
+            // Room for it all up front means no buffer grows on a worker;
+            // one size for every usual part means none is ever reallocated.
             output_buffer
-                .try_reserve((part.len / 2 + 2).max(self.output_room))
+                .try_reserve(output_room(part.len).max(self.output_room))
                 .map_err(|_| Error::Write(io::ErrorKind::OutOfMemory.into()))?;
         }
         let job = Job {
@@ -829,9 +834,11 @@ fn solve_part(
     let mut header = None;
     let result = match slice {
         None => {
+            // Its room was made when the part was sent.
+            let room = output.capacity();
             let result;
-            (output, result) = writer.lines_into(output, |writer| solve_cases(&mut reader, game, writer));
-            result
+            (output, result) = writer.lines_into(output, room, |writer| solve_cases(&mut reader, game, writer));
+            result.unwrap_or_else(|| Err(Error::Write(io::ErrorKind::OutOfMemory.into())))
         }
         Some(slice) => {
             moves.clear();

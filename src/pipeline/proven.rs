@@ -22,7 +22,7 @@
 //! of a few lines costs next to nothing.
 
 use crate::error::Error;
-use crate::format::bytes::{Chunks, Resume};
+use crate::format::bytes::Resume;
 use crate::format::cut::{Cut, Next, Part, Splitter};
 use crate::pipeline::parallel::{IN_FLIGHT_BYTES, Ordered, Split, address_space_is_tight, worker_lost};
 use std::io::{self, Read};
@@ -36,20 +36,15 @@ pub(crate) trait PartWork: Sync {
     type Done: Send;
     /// A worker's state, made on its thread.
     fn worker(&self) -> Self::Worker;
-    /// Works through the cases of a part, whose bytes `chunks` holds; `first`
-    /// says whether it starts the input. Gives what it gives, or `None` if
-    /// the reading or the work failed (the part is then read again as one
-    /// stream with all that follows it, where the failure is found again,
-    /// or found not to be one); then the cases it read or began, and the
-    /// buffer back. `spare` is a result taken earlier, given back for its
-    /// memory.
-    fn part(
-        &self,
-        worker: &mut Self::Worker,
-        chunks: Chunks<io::Empty>,
-        first: bool,
-        spare: Option<Self::Done>,
-    ) -> (Option<Self::Done>, u64, Vec<u8>);
+    /// Works through the cases of `part` (the input's first part if it
+    /// starts at offset 0). Gives what it gives, or `None` if the reading
+    /// or the work failed (the part is then read again as one stream with
+    /// all that follows it, where the failure is found again, or found not
+    /// to be one); then the cases it read or began, and the part's buffer
+    /// back. `spare` is a result taken earlier, given back for its memory.
+    /// Positions in a part's messages are never shown: a part that fails is
+    /// read again.
+    fn part(&self, worker: &mut Self::Worker, part: Part, spare: Option<Self::Done>) -> (Option<Self::Done>, u64, Vec<u8>);
 }
 
 /// What [`InOrder::take`] made of a part's result.
@@ -72,12 +67,14 @@ pub(crate) trait InOrder<D> {
     fn take(&mut self, done: D, cases: u64, last: bool) -> Result<Taken<D>, Error>;
     /// Works through the cases `input` holds, to its end: the whole input
     /// (from [`Resume::START`], after 0 cases), or its rest after the
-    /// parts taken, which start at `start` after `cases` cases.
-    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<Self::Output, Error>;
+    /// parts taken, which start at `start` after `cases` cases. (One type
+    /// of stream, whichever way it was put together: each way made the
+    /// solving loops of both builds again, a few hundred KB of binary.)
+    fn stream(&mut self, input: &mut dyn Read, start: Resume, cases: u64) -> Result<Self::Output, Error>;
     /// Works through an input that one part holds whole.
     fn whole(&mut self, part: Part) -> Result<Self::Output, Error> {
         let start = part.start;
-        self.stream(part.into_stream(), start, 0)
+        self.stream(&mut part.into_stream(), start, 0)
     }
     /// What the whole input gives once every part is taken, the last at the
     /// input's end, and `cases` cases read.
@@ -102,31 +99,33 @@ pub(crate) fn across_cores<R: Read, C: Cut, P: PartWork, S: InOrder<P::Done>>(
     work: &P,
     in_order: &mut S,
 ) -> Result<S::Output, Error> {
-    // Under a sandbox's tight cap on memory the defaults start no thread:
-    // nothing is cut, so no part is held besides the stream's own buffers.
-    if split.workers == 1 || (split.workers == 0 && address_space_is_tight()) {
-        return in_order.stream(input, Resume::START, 0);
+    // Under a sandbox's tight cap on memory no thread is started: nothing is
+    // cut, so no part is held besides the stream's own buffers.
+    let mut input = input;
+    if split.workers == 1 || address_space_is_tight() {
+        return in_order.stream(&mut input, Resume::START, 0);
     }
     let mut splitter = Splitter::new(input, split.part_bytes, cut);
     let first = match splitter.next_part(Vec::new()) {
         // One part (most judges' files): worked on here, with no thread started.
         Next::Part(part) if part.last => return in_order.whole(part),
         Next::Rest(rest) => {
-            let stream = rest.into_stream().chain(splitter.into_input());
-            return in_order.stream(stream, Resume::START, 0);
+            let mut stream = rest.into_stream().chain(splitter.into_input());
+            return in_order.stream(&mut stream, Resume::START, 0);
         }
         Next::Part(first) => first,
     };
     let workers = split.workers();
     if workers < 2 {
-        return in_order.stream(unsplit(first, splitter), Resume::START, 0);
+        let (buffered, input) = splitter.into_rest();
+        let mut stream = first.into_stream().chain(buffered.into_stream()).chain(input);
+        return in_order.stream(&mut stream, Resume::START, 0);
     }
     let worker = || {
         let mut state = work.worker();
         move |(part, spare): (Part, Option<P::Done>)| {
             let (start, len, last) = (part.start, part.len, part.last);
-            let chunks = Chunks::of_bytes(part.bytes, len, start);
-            let (done, cases, bytes) = work.part(&mut state, chunks, start.offset == 0, spare);
+            let (done, cases, bytes) = work.part(&mut state, part, spare);
             Worked {
                 cases,
                 part: Part {
@@ -139,10 +138,22 @@ pub(crate) fn across_cores<R: Read, C: Cut, P: PartWork, S: InOrder<P::Done>>(
             }
         }
     };
-    std::thread::scope(|scope| {
+    // The rest of the input, to be worked through as one stream once the
+    // workers have stopped and the parts' buffers are let go of: a stream
+    // that starts threads of its own then holds no memory beside them.
+    let rest = std::thread::scope(|scope| -> Result<Then<S::Output, R>, Error> {
         let Some(workers) = Ordered::start(scope, workers, &worker) else {
             // No thread could be started: the same output, read as one stream.
-            return in_order.stream(unsplit(first, splitter), Resume::START, 0);
+            let (buffered, input) = splitter.into_rest();
+            let mut bytes = first.bytes;
+            bytes.truncate(first.len);
+            append(&mut bytes, buffered.contents())?;
+            return Ok(Then::Stream(Rest {
+                bytes,
+                input,
+                start: Resume::START,
+                cases: 0,
+            }));
         };
         let mut parts = Parts {
             workers,
@@ -172,48 +183,91 @@ pub(crate) fn across_cores<R: Read, C: Cut, P: PartWork, S: InOrder<P::Done>>(
             Stop::Failed { failed, unsent } => (*failed, unsent, None),
             Stop::End => match parts.take_all(in_order)? {
                 Some(failed) => (failed, None, None),
-                None => return in_order.end(parts.cases),
+                None => return in_order.end(parts.cases).map(Then::Done),
             },
             Stop::Rest(rest) => match parts.take_all(in_order)? {
                 Some(failed) => (failed, None, Some(rest)),
                 None => {
-                    let start = rest.start;
-                    let stream = rest.into_stream().chain(splitter.into_input());
-                    return in_order.stream(stream, start, parts.cases);
+                    let (start, cases) = (rest.start, parts.cases);
+                    let mut bytes = rest.bytes;
+                    bytes.truncate(rest.len);
+                    let input = splitter.into_input();
+                    return Ok(Then::Stream(Rest {
+                        bytes,
+                        input,
+                        start,
+                        cases,
+                    }));
                 }
             },
         };
         // From the part that failed on, one stream: its bytes, those of the
         // parts after it (with the workers, then the one not handed out),
         // what the splitter holds, and the input's rest.
-        let start = failed.start;
-        let mut bytes = failed.contents().to_vec();
+        let (start, cases) = (failed.start, parts.cases);
+        let mut bytes = failed.bytes;
+        bytes.truncate(failed.len);
         while parts.workers.pending() {
             let worked = parts.workers.receive().ok_or_else(worker_lost)?;
-            bytes.extend_from_slice(worked.part.contents());
+            append(&mut bytes, worked.part.contents())?;
         }
         if let Some(unsent) = unsent {
-            bytes.extend_from_slice(unsent.contents());
+            append(&mut bytes, unsent.contents())?;
         }
         let input = match rest {
             Some(rest) => {
-                bytes.extend_from_slice(rest.contents());
+                append(&mut bytes, rest.contents())?;
                 splitter.into_input()
             }
             None => {
                 let (buffered, input) = splitter.into_rest();
-                bytes.extend_from_slice(buffered.contents());
+                append(&mut bytes, buffered.contents())?;
                 input
             }
         };
-        in_order.stream(io::Cursor::new(bytes).chain(input), start, parts.cases)
-    })
+        Ok(Then::Stream(Rest {
+            bytes,
+            input,
+            start,
+            cases,
+        }))
+    })?;
+    match rest {
+        Then::Done(output) => Ok(output),
+        Then::Stream(Rest {
+            bytes,
+            input,
+            start,
+            cases,
+        }) => in_order.stream(&mut io::Cursor::new(bytes).chain(input), start, cases),
+    }
 }
 
-/// The input from its first part on, as one stream again.
-fn unsplit<R: Read, C: Cut>(first: Part, splitter: Splitter<R, C>) -> impl Read {
-    let (buffered, input) = splitter.into_rest();
-    first.into_stream().chain(buffered.into_stream()).chain(input)
+/// How the parts' stage ended.
+enum Then<O, R> {
+    /// With the whole input's output.
+    Done(O),
+    /// With the rest of the input to work through as one stream.
+    Stream(Rest<R>),
+}
+
+/// The rest of an input: bytes read already, then the input's own rest,
+/// which start at `start` after `cases` cases.
+struct Rest<R> {
+    bytes: Vec<u8>,
+    input: R,
+    start: Resume,
+    cases: u64,
+}
+
+/// Appends `more` to the bytes to read again, or fails for want of memory
+/// (a sandbox's cap), as the other buffers of a split input do.
+fn append(bytes: &mut Vec<u8>, more: &[u8]) -> Result<(), Error> {
+    bytes
+        .try_reserve(more.len())
+        .map_err(|_| Error::Write(io::ErrorKind::OutOfMemory.into()))?;
+    bytes.extend_from_slice(more);
+    Ok(())
 }
 
 /// Why handing out parts stopped.

@@ -196,7 +196,9 @@ impl<R: Read> Splitter<R> {
     }
 
     /// Finds the next part. `spare` is a buffer to reuse for the bytes that
-    /// follow it. After the last part or the rest, do not call it again.
+    /// follow it. After the last part or the rest, do not call it again. A
+    /// read that fails ends the splitting ([`Next::Rest`]); only a want of
+    /// memory is an error.
     pub fn next_part(&mut self, spare: Vec<u8>) -> io::Result<Next> {
         struct NextPart<'a, R>(&'a mut Splitter<R>, Vec<u8>);
         impl<R: Read> Kernel for NextPart<'_, R> {
@@ -208,7 +210,13 @@ impl<R: Read> Splitter<R> {
         }
         // One call into the CPU's build a part, not one a token: a part
         // of short games holds tens of thousands of cases.
-        dispatch(NextPart(self, spare))
+        match dispatch(NextPart(self, spare)) {
+            // A read that fails is the streaming reader's to report, once it
+            // has solved the cases read before it, as one stream would:
+            // reported here, the cases buffered since the last cut were lost.
+            Err(error) if error.kind() != io::ErrorKind::OutOfMemory => Ok(Next::Rest(self.rest())),
+            next => next,
+        }
     }
 
     /// [`Splitter::next_part`], inlined into each build of [`dispatch`].

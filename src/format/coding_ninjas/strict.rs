@@ -308,6 +308,15 @@ impl<R: Read> StrictReader<R> {
         self.spot_at(self.chunks.pos)
     }
 
+    /// Whether nothing is left to read: for a part that ends where its
+    /// last case does.
+    pub fn at_end(&mut self) -> io::Result<bool> {
+        if self.chunks.pos == self.chunks.end && !self.chunks.at_eof() {
+            self.fill()?;
+        }
+        Ok(self.chunks.pos == self.chunks.end)
+    }
+
     /// After the last expected token: `Ok(None)` when the input is over,
     /// else the unexpected token that follows, quoted, and where it starts.
     /// A missing final LF is reported here, since only now is it known to

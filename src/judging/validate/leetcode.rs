@@ -13,10 +13,11 @@ use crate::format::lines::BATCH;
 use crate::game::{AfterWinIn, BoardSize, CleanBatch, MoveField, TicTacToe};
 use crate::game::{Limits, Referee};
 use crate::format::bytes::{Chunks, Resume};
+use crate::format::cut::Part;
 use crate::format::leetcode::split::CaseStart;
 use crate::pipeline::parallel::Split;
 use crate::pipeline::proven::{InOrder, PartWork, Taken, across_cores};
-use std::io::{self, Read};
+use std::io::Read;
 
 /// Validates a LeetCode transcript. Like [`super::validate`], it lists every
 /// violation up to `max_errors`; a format error ends the list, since
@@ -80,13 +81,8 @@ impl PartWork for ValidateParts {
         TicTacToe::with_rules(BoardSize::MIN, Referee::rules())
     }
 
-    fn part(
-        &self,
-        game: &mut TicTacToe,
-        chunks: Chunks<io::Empty>,
-        _: bool,
-        _: Option<Report>,
-    ) -> (Option<Report>, u64, Vec<u8>) {
+    fn part(&self, game: &mut TicTacToe, part: Part, _: Option<Report>) -> (Option<Report>, u64, Vec<u8>) {
+        let chunks = Chunks::of_bytes(part.bytes, part.len, part.start);
         let mut reader = Reader::of_chunks(chunks, self.name.clone(), 0);
         let mut report = Report::empty();
         let read = validate_cases(&mut reader, game, &self.limits, self.max_errors, &mut report);
@@ -113,7 +109,7 @@ impl InOrder<Report> for ValidateInOrder {
         Ok(Taken::Kept(None))
     }
 
-    fn stream<R: Read>(&mut self, input: R, start: Resume, cases: u64) -> Result<Report, Error> {
+    fn stream(&mut self, input: &mut dyn Read, start: Resume, cases: u64) -> Result<Report, Error> {
         let reader = &mut Reader::of_chunks(Chunks::resume(input, start), self.name.clone(), cases);
         let (limits, max_errors) = (self.limits, self.max_errors);
         let mut report = std::mem::replace(&mut self.report, Report::empty());

@@ -22,7 +22,11 @@ use crate::game::{
     AfterWinIn, BoardSize, Breach, CleanBatch, Limits, MoveError, MoveField, Player, Referee,
     TicTacToe,
 };
+use crate::error::Error;
+use crate::format::coding_ninjas::cut::HeaderLines;
+use crate::format::cut::Part as CutPart;
 use crate::pipeline::parallel::{Begun, Ordered, Split, begin, part_bytes, unsplit};
+use crate::pipeline::proven::{InOrder, PartWork, Taken, across_cores};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::fmt;
 use std::io::{self, Read};
@@ -379,10 +383,13 @@ pub fn validate(input: impl Read, limits: &Limits, max_errors: usize) -> io::Res
 
 /// [`validate`], with the input split as `split` says.
 ///
-/// Parts of whole cases (as the solver splits them) are validated on
-/// several threads, each on its own. While every part is valid their
-/// summaries add up. The first part with any violation, and everything
-/// after it, is validated again as one stream, so the report (what is
+/// The input is cut where a case seems to start and its parts validated
+/// on several threads, as a solve cuts it (`pipeline::proven`): while every
+/// part is valid, and their cases add up to no more than T (and to T at the
+/// input's end), their summaries add up. From the first part with any
+/// violation on, and wherever the cuts cannot follow, the input is
+/// validated as parts of whole cases that the counting splitter finds, and
+/// from their first violation on as one stream, so the report (what is
 /// found, in which order, up to the cap) is the one stream's exactly.
 pub fn validate_split(
     input: impl Read,
@@ -390,24 +397,156 @@ pub fn validate_split(
     max_errors: usize,
     split: Split,
 ) -> io::Result<Report> {
-    let whole = Span::WHOLE;
-    let empty = Report::empty();
+    let max_errors = max_errors.max(1);
     if split.workers == 1 {
-        return run_validator(StrictReader::new(input), limits, max_errors, whole, empty);
+        let reader = StrictReader::new(input);
+        return run_validator(reader, limits, max_errors, Span::WHOLE, Report::empty());
     }
-    match begin(input, split, false, Resume::START, PartCases::ALL)? {
+    let work = CutValidate {
+        limits: *limits,
+        max_errors,
+    };
+    let mut in_order = CutValidateInOrder {
+        limits: *limits,
+        max_errors,
+        split,
+        valid: Report::empty(),
+        count: None,
+        taken: 0,
+    };
+    across_cores(input, split, HeaderLines, &work, &mut in_order).map_err(|error| match error {
+        Error::Read { source, .. } | Error::Write(source) => source,
+        other => io::Error::other(other.to_string()),
+    })
+}
+
+/// A cut part validated: its report, with no violation, and T if it read it.
+struct CutReport {
+    report: Report,
+    count: Option<i64>,
+}
+
+/// Validating a part cut where a case seems to start, on a worker.
+struct CutValidate {
+    limits: Limits,
+    max_errors: usize,
+}
+
+impl PartWork for CutValidate {
+    type Worker = ();
+    type Done = CutReport;
+
+    fn worker(&self) {}
+
+    fn part(&self, (): &mut (), part: CutPart, _: Option<CutReport>) -> (Option<CutReport>, u64, Vec<u8>) {
+        let first = part.start.offset == 0;
+        let bytes = part.contents();
+        let reader = if first {
+            StrictReader::new(bytes)
+        } else {
+            StrictReader::resume(bytes, part.start)
+        };
+        let mut validator = Validator::new(reader, &self.limits, self.max_errors, Report::empty());
+        let ran = validator.run(Span::cut(first));
+        let cases = validator.cases_read;
+        let valid = matches!(ran, Ok(())) && validator.report.is_valid();
+        let done = valid.then_some(CutReport {
+            count: if first { validator.count } else { None },
+            report: validator.report,
+        });
+        (done, cases, part.bytes)
+    }
+}
+
+/// The cut parts' summaries added up in order while their cases stay
+/// within T, then the rest validated by [`validate_counted`].
+struct CutValidateInOrder {
+    limits: Limits,
+    max_errors: usize,
+    split: Split,
+    valid: Report,
+    /// T, once the first part is taken.
+    count: Option<i64>,
+    /// The cases of the parts taken.
+    taken: u64,
+}
+
+impl InOrder<CutReport> for CutValidateInOrder {
+    type Output = Report;
+
+    fn take(&mut self, done: CutReport, cases: u64, last: bool) -> Result<Taken<CutReport>, Error> {
+        let count = *self.count.get_or_insert(done.count.unwrap_or(0));
+        let count = u64::try_from(count).unwrap_or(0);
+        let taken = self.taken + cases;
+        // More cases than T, or fewer at the input's end: the stream says
+        // which case, and where.
+        if taken > count || (last && taken < count) {
+            return Ok(Taken::Refused);
+        }
+        self.valid.summary.add(&done.report.summary);
+        self.taken = taken;
+        Ok(Taken::Kept(None))
+    }
+
+    fn stream(&mut self, input: &mut dyn Read, start: Resume, cases: u64) -> Result<Report, Error> {
+        let from = PartCases {
+            count: self.count.map(|count| u64::try_from(count).unwrap_or(0)),
+            before: cases,
+            last: None,
+            within: None,
+        };
+        let valid = std::mem::replace(&mut self.valid, Report::empty());
+        let (limits, max_errors) = (self.limits, self.max_errors);
+        validate_counted(input, &limits, max_errors, self.split, start, from, valid).map_err(Error::Write)
+    }
+
+    fn whole(&mut self, part: CutPart) -> Result<Report, Error> {
+        let reader = StrictReader::new(part.contents());
+        run_validator(reader, &self.limits, self.max_errors, Span::WHOLE, Report::empty()).map_err(Error::Write)
+    }
+
+    fn end(&mut self, _: u64) -> Result<Report, Error> {
+        Ok(std::mem::replace(&mut self.valid, Report::empty()).finish())
+    }
+}
+
+/// Validates `input`, which starts at `start` with the case after
+/// `from.before` (`from.count` giving T, unless `input` starts with it),
+/// onto `valid`: as parts of whole cases that the counting splitter finds,
+/// on several threads, and from their first violation on as one stream.
+fn validate_counted(
+    input: impl Read,
+    limits: &Limits,
+    max_errors: usize,
+    split: Split,
+    start: Resume,
+    from: PartCases,
+    valid: Report,
+) -> io::Result<Report> {
+    let span = Span::of(from);
+    match begin(input, split, false, start, from)? {
         Begun::Whole(part) => {
-            let reader = StrictReader::new(part_bytes(part));
-            run_validator(reader, limits, max_errors, whole, empty)
+            let reader = strict_reader_at(part_bytes(part), start);
+            run_validator(reader, limits, max_errors, span, valid)
         }
         Begun::Stream(stream) => {
-            run_validator(StrictReader::new(stream), limits, max_errors, whole, empty)
+            run_validator(strict_reader_at(stream, start), limits, max_errors, span, valid)
         }
         Begun::Parts {
             first,
             splitter,
             workers,
-        } => validate_parts(first, splitter, limits, max_errors, workers),
+        } => validate_parts(first, splitter, limits, max_errors, workers, valid),
+    }
+}
+
+/// A strict reader of an input from `start`: the input's start, whose
+/// leading bytes are checked too, or a case's start inside it.
+fn strict_reader_at<R: Read>(input: R, start: Resume) -> StrictReader<R> {
+    if start.offset == 0 {
+        StrictReader::new(input)
+    } else {
+        StrictReader::resume(input, start)
     }
 }
 
@@ -419,16 +558,7 @@ fn run_validator<R: Read>(
     span: Span,
     report: Report,
 ) -> io::Result<Report> {
-    let mut validator = Validator {
-        reader,
-        lines: Box::default(),
-        first_line: 0,
-        limits: *limits,
-        max_errors: max_errors.max(1),
-        report,
-        case: None,
-        r#move: None,
-    };
+    let mut validator = Validator::new(reader, limits, max_errors, report);
     match validator.run(span) {
         Ok(()) | Err(Halt::Stop) => {}
         Err(Halt::Io(error)) => return Err(error),
@@ -449,6 +579,7 @@ fn validate_parts<R: Read>(
     limits: &Limits,
     max_errors: usize,
     workers: usize,
+    mut valid: Report,
 ) -> io::Result<Report> {
     let worker = || {
         |part: Part| {
@@ -461,10 +592,15 @@ fn validate_parts<R: Read>(
     std::thread::scope(|scope| {
         let Some(mut pool) = Ordered::start(scope, workers, &worker) else {
             // No thread could be started: the same report, read as one stream.
-            let stream = StrictReader::new(unsplit(first, splitter));
-            return run_validator(stream, limits, max_errors, Span::WHOLE, Report::empty());
+            let (start, cases) = (first.start, first.cases);
+            let stream = strict_reader_at(unsplit(first, splitter), start);
+            let span = Span::of(PartCases {
+                last: None,
+                within: None,
+                ..cases
+            });
+            return run_validator(stream, limits, max_errors, span, valid);
         };
-        let mut valid = Report::empty();
         let mut next = Next::Part(first);
         let rest = loop {
             let part = match next {
@@ -615,6 +751,9 @@ struct Span {
     before: u64,
     /// The last case to read; `None` for all, and then the input must end.
     last: Option<u64>,
+    /// The cases end where the input does, however many T says: a part cut
+    /// where a case seems to start (`format::coding_ninjas::cut`).
+    open: bool,
 }
 
 impl Span {
@@ -623,6 +762,7 @@ impl Span {
         count: None,
         before: 0,
         last: None,
+        open: false,
     };
 
     fn of(cases: PartCases) -> Span {
@@ -632,6 +772,17 @@ impl Span {
                 .map(|count| i64::try_from(count).unwrap_or(i64::MAX)),
             before: cases.before,
             last: cases.last,
+            open: false,
+        }
+    }
+
+    /// A part cut where a case seems to start: the input's first (which
+    /// reads T) or another (which T, not known yet, does not bound).
+    fn cut(first: bool) -> Span {
+        Span {
+            count: (!first).then_some(i64::MAX),
+            open: true,
+            ..Span::WHOLE
         }
     }
 }
@@ -649,9 +800,28 @@ struct Validator<R> {
     case: Option<u64>,
     /// The move being read, 1-based.
     r#move: Option<u64>,
+    /// T, once read or given.
+    count: Option<i64>,
+    /// The cases begun.
+    cases_read: u64,
 }
 
 impl<R: Read> Validator<R> {
+    fn new(reader: StrictReader<R>, limits: &Limits, max_errors: usize, report: Report) -> Validator<R> {
+        Validator {
+            reader,
+            lines: Box::default(),
+            first_line: 0,
+            limits: *limits,
+            max_errors: max_errors.max(1),
+            report,
+            case: None,
+            r#move: None,
+            count: None,
+            cases_read: 0,
+        }
+    }
+
     fn run(&mut self, span: Span) -> Result<(), Halt> {
         struct Run<'a, R>(&'a mut Validator<R>, Span);
         impl<R: Read> Kernel for Run<'_, R> {
@@ -676,11 +846,16 @@ impl<R: Read> Validator<R> {
                 t
             }
         };
+        self.count = Some(t);
         let mut game = TicTacToe::with_rules(BoardSize::MIN, Referee::rules());
         let last = span.last.unwrap_or(u64::try_from(t).unwrap_or(0));
         for case in span.before + 1..=last {
+            if span.open && self.reader.at_end()? {
+                break;
+            }
             self.case = Some(case);
             self.r#move = None;
+            self.cases_read += 1;
             self.run_case(cpu, &mut game)?;
         }
         self.case = None;
