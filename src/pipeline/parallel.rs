@@ -849,10 +849,16 @@ fn solve_part(
             }
             // Room for the slice's moves and no more (a vector grown by
             // doubling held up to twice), or none read if the memory is
-            // not there: they are then read where they are played.
-            let room = usize::try_from(slice).is_ok_and(|slice| moves.try_reserve_exact(slice).is_ok());
+            // not there: they are then read where they are played. Never
+            // for more moves than the slice's bytes hold: a case's last
+            // slice declares every move the case has left, and a
+            // truncated case on a large board asked room for up to 10^18
+            // (found by the `split` fuzz target, whose allocator refuses
+            // such a size outright).
+            let most = slice.min(most_moves_in(len));
+            let room = usize::try_from(most).is_ok_and(|most| moves.try_reserve_exact(most).is_ok());
             if room && (cases.within.is_some() || header.is_some()) {
-                read_moves(&mut reader, slice, &mut moves);
+                read_moves(&mut reader, most, &mut moves);
             }
             Ok(())
         }
@@ -870,6 +876,12 @@ fn solve_part(
         header,
         result,
     }
+}
+
+/// The most moves `len` bytes of a slice hold: each takes at least 6, a
+/// space before it and three one-digit tokens with a space between each.
+fn most_moves_in(len: usize) -> u64 {
+    len as u64 / 6
 }
 
 /// Reads up to `count` moves into `moves`, stopping early at anything
@@ -1007,4 +1019,53 @@ fn play_moves_inline<C: Cpu, R: Read, W: Write>(
         left -= read as u64;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::coding_ninjas::read::CaseWithin;
+
+    fn slice_of(text: &str, declared: u64) -> Job {
+        let bytes = text.as_bytes().to_vec();
+        Job {
+            part: Part {
+                len: bytes.len(),
+                bytes,
+                start: Resume::START,
+                cases: PartCases {
+                    count: Some(1),
+                    before: 0,
+                    last: Some(1),
+                    within: Some(CaseWithin { declared, played: 1 }),
+                },
+                slice: Some(declared - 1),
+            },
+            output: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    fn read_slice(job: Job) -> Solved {
+        let mut game = TicTacToe::with_rules(BoardSize::MIN, Rules::default());
+        let mut writer = ResultWriter::new(Vec::new());
+        solve_part(job, &InputName::Stdin, &mut game, &mut writer)
+    }
+
+    #[test]
+    fn a_truncated_slice_asks_room_for_the_moves_its_bytes_hold_not_the_moves_declared() {
+        // A case of 10^15 moves declared on a board of 10^9, cut off after two.
+        let solved = read_slice(slice_of("\n5 6 2\n7 8 1\n", 1_000_000_000_000_000));
+        assert_eq!(solved.moves, [[5, 6, 2], [7, 8, 1]]);
+        assert!(solved.moves.capacity() <= 14 / 6, "{}", solved.moves.capacity());
+    }
+
+    #[test]
+    fn a_slice_of_the_shortest_moves_is_read_whole() {
+        // Every move in its fewest bytes: the bound must not cut a real slice short.
+        let text = "\n0 1 2".repeat(1000);
+        let solved = read_slice(slice_of(&text, 1001));
+        assert_eq!(solved.moves.len(), 1000);
+        assert_eq!(solved.moves.capacity(), 1000);
+    }
 }
