@@ -879,9 +879,10 @@ fn solve_part(
 }
 
 /// The most moves `len` bytes of a slice hold: each takes at least 6, a
-/// space before it and three one-digit tokens with a space between each.
+/// space before it and three one-digit tokens with a space between each
+/// (5 for a first move with no space before it).
 fn most_moves_in(len: usize) -> u64 {
-    len as u64 / 6
+    (len as u64 + 1) / 6
 }
 
 /// Reads up to `count` moves into `moves`, stopping early at anything
@@ -1064,8 +1065,10 @@ mod tests {
     fn a_slice_of_the_shortest_moves_is_read_whole() {
         // Every move in its fewest bytes: the bound must not cut a real slice short.
         let text = "\n0 1 2".repeat(1000);
-        let solved = read_slice(slice_of(&text, 1001));
-        assert_eq!(solved.moves.len(), 1000);
-        assert_eq!(solved.moves.capacity(), 1000);
+        for text in [&text[..], &text[1..]] {
+            let solved = read_slice(slice_of(text, 1001));
+            assert_eq!(solved.moves.len(), 1000);
+            assert_eq!(solved.moves.capacity(), 1000);
+        }
     }
 }
