@@ -440,12 +440,7 @@ impl PartWork for CutValidate {
 
     fn part(&self, (): &mut (), part: CutPart, _: Option<CutReport>) -> (Option<CutReport>, u64, Vec<u8>) {
         let first = part.start.offset == 0;
-        let bytes = part.contents();
-        let reader = if first {
-            StrictReader::new(bytes)
-        } else {
-            StrictReader::resume(bytes, part.start)
-        };
+        let reader = strict_reader_at(part.contents(), part.start);
         let mut validator = Validator::new(reader, &self.limits, self.max_errors, Report::empty());
         let ran = validator.run(Span::cut(first));
         let cases = validator.cases_read;
