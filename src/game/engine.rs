@@ -325,6 +325,12 @@ const RECORDED_MOVES: usize = 256;
 /// recording the moves played (see [`Dense::played`]).
 const SMALL_BOARD: usize = 32;
 
+/// Dense boards up to this size count a move on a diagonal with selects,
+/// not branches: on a board of ten, one random move in five is on one, and
+/// the branches mispredicted (12% of the time of a file of such games);
+/// on a board of a hundred, the selects cost 13% more than the branches.
+const DIAGONAL_SELECTS_MAX_N: u32 = 16;
+
 /// Dense boards up to this size stamp each cell, two bytes (128 KiB at
 /// most); larger ones keep their cells in [`CellGroup`]s.
 const STAMPED_CELLS_MAX_N: usize = 256;
@@ -962,15 +968,18 @@ impl<S: CellSlot> Sparse<S> {
     }
 
     /// Tells the cells' table that this game has `moves` moves on a board
-    /// of `size`, so that it grows fourfold, not by half, while more are
-    /// to come: growing by half from 64 slots, the first long game of a
-    /// file rehashed its cells about twenty times, three times as many
-    /// moves as it played. It still grows only as moves are played, never
-    /// to more than the game needs, and to at most about four times what
-    /// the moves played so far need: a case that declares a million moves
-    /// and holds a few thousand (a truncated or lying test file) costs
-    /// memory for those it holds. Games of unknown length ([`u64::MAX`])
-    /// grow by half.
+    /// of `size`. The table is made for them at once, up to
+    /// [`UP_FRONT_BYTES`], and past that grows fourfold, not by half, while
+    /// more are to come: growing by half from 64 slots, the first long
+    /// game of a file rehashed its cells about twenty times, three times
+    /// as many moves as it played, and growing fourfold from 64 still
+    /// rehashed nine tenths of a game of 2 x 10^5 moves. Past the first
+    /// [`UP_FRONT_BYTES`], it grows only as moves are played, never to
+    /// more than the game needs, and to at most about four times what the
+    /// moves played so far need: a case that declares a million moves and
+    /// holds a few thousand (a truncated or lying test file) costs memory
+    /// for those it holds. Games of unknown length ([`u64::MAX`]) grow by
+    /// half.
     fn expect_moves(&mut self, size: BoardSize, moves: u64) {
         let keys = if moves == u64::MAX {
             0
@@ -978,6 +987,7 @@ impl<S: CellSlot> Sparse<S> {
             moves.min(size.cells())
         };
         self.cells.expected = usize::try_from(keys).unwrap_or(usize::MAX);
+        self.cells.make_room_up_front();
     }
 
     fn hash(&self, key: u64) -> u64 {
@@ -1233,6 +1243,12 @@ struct Table<S: CellSlot> {
 /// The fewest slots a table has once it holds anything.
 const TABLE_MIN: usize = 64;
 
+/// The most memory a cells' table is given at the start of a game for the
+/// moves the game declares, before any is played (see
+/// `Sparse::expect_moves`): what a declared count that lies can cost
+/// beyond the moves it holds, once, as the table is kept for later games.
+const UP_FRONT_BYTES: usize = 2 << 20;
+
 impl<S: CellSlot> Table<S> {
     /// The slot holding `key` (`Ok`), or the empty slot where it would go.
     /// The table must have an empty slot.
@@ -1290,6 +1306,23 @@ impl<S: CellSlot> Table<S> {
         self.grow(value_bits, hash)
     }
 
+    /// Before a game's first key: makes the table as large as the keys
+    /// expected need, up to [`UP_FRONT_BYTES`], so that a game of up to a
+    /// few hundred thousand moves rehashes none of them.
+    fn make_room_up_front(&mut self) {
+        let (k, m) = S::MOST_FULL;
+        let wanted = self
+            .expected
+            .div_ceil(k)
+            .saturating_mul(m)
+            .min(UP_FRONT_BYTES / std::mem::size_of::<S>());
+        if self.len == 0 && wanted > self.slots.len() {
+            // Without the memory, the table grows as the moves come, and
+            // the move that finds none there fails.
+            let _ = self.replace_slots(wanted);
+        }
+    }
+
     #[cold]
     fn grow(&mut self, value_bits: u32, hash: impl Fn(u64) -> u64) -> Result<(), NoRoom> {
         let by_half = (self.slots.len() + self.slots.len() / 2).max(TABLE_MIN);
@@ -1307,7 +1340,14 @@ impl<S: CellSlot> Table<S> {
         } else {
             fourfold
         };
-        let size = step.max(by_half);
+        // By half at least, unless that passes the keys expected: a game
+        // just over the table made up front grows to its length, not by
+        // half (3 MiB where 2.1 do).
+        let size = if step > self.slots.len() {
+            step
+        } else {
+            by_half
+        };
         let old = self.replace_slots(size)?;
         for slot in old.iter().map(|slot| slot.get()).filter(|&slot| slot != 0) {
             let key = slot >> value_bits;
@@ -1858,6 +1898,7 @@ impl TicTacToe {
             };
             if fast && !self.closed {
                 let rest = &moves[played..];
+                let selects = self.n <= DIAGONAL_SELECTS_MAX_N;
                 let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
                     (Store::Narrow, true, _) => self.play_large_counter::<Sparse<u32>, true>(rest),
                     (Store::Narrow, false, _) => {
@@ -1872,10 +1913,16 @@ impl TicTacToe {
                     (Store::Few, _, _) => self.play_few_counter(rest),
                     (Store::Tiny, true, _) => self.play_tiny_counter::<true>(rest),
                     (Store::Tiny, false, _) => self.play_tiny_counter::<false>(rest),
-                    (_, true, true) => self.play_dense_counter::<true, true>(rest),
-                    (_, true, false) => self.play_dense_counter::<true, false>(rest),
-                    (_, false, true) => self.play_dense_counter::<false, true>(rest),
-                    (_, false, false) => self.play_dense_counter::<false, false>(rest),
+                    (_, true, true) => self.play_dense_counter::<true, true, false>(rest),
+                    (_, false, true) => self.play_dense_counter::<false, true, false>(rest),
+                    (_, true, false) if selects => {
+                        self.play_dense_counter::<true, false, true>(rest)
+                    }
+                    (_, false, false) if selects => {
+                        self.play_dense_counter::<false, false, true>(rest)
+                    }
+                    (_, true, false) => self.play_dense_counter::<true, false, false>(rest),
+                    (_, false, false) => self.play_dense_counter::<false, false, false>(rest),
                 };
                 played += count;
                 if won {
@@ -1933,7 +1980,11 @@ impl TicTacToe {
     /// A function of its own, not inlined into the solving loop: there its
     /// values do not fit the registers and spill. The call is once a batch.
     #[inline(never)]
-    fn play_dense_counter<const LEETCODE: bool, const GROUPS: bool>(
+    fn play_dense_counter<
+        const LEETCODE: bool,
+        const GROUPS: bool,
+        const DIAGONAL_SELECTS: bool,
+    >(
         &mut self,
         moves: &[[u32; 3]],
     ) -> (usize, bool) {
@@ -1994,16 +2045,21 @@ impl TicTacToe {
             // The diagonals' sums stay signed, like the sparse board's, and a
             // move on one is sure to be the mover's. r + c < 2n cannot
             // overflow.
-            // Boards up to TINY_MAX_N are the tiny store's: on these, moves
-            // on a diagonal are rare and the branches predicted, and
-            // selects would hold more values in registers.
-            if r == c {
-                diagonal += 3 - 2 * player as i32;
-                won |= full(diagonal);
-            }
-            if r + c + 1 == n {
-                anti_diagonal += 3 - 2 * player as i32;
-                won |= full(anti_diagonal);
+            let sign = 3 - 2 * player as i32;
+            let (on_diagonal, on_anti_diagonal) = (r == c, r + c + 1 == n);
+            if DIAGONAL_SELECTS {
+                diagonal += i32::from(on_diagonal) * sign;
+                anti_diagonal += i32::from(on_anti_diagonal) * sign;
+                won |= (on_diagonal & full(diagonal)) | (on_anti_diagonal & full(anti_diagonal));
+            } else {
+                if on_diagonal {
+                    diagonal += sign;
+                    won |= full(diagonal);
+                }
+                if on_anti_diagonal {
+                    anti_diagonal += sign;
+                    won |= full(anti_diagonal);
+                }
             }
             if won {
                 break;
@@ -2343,6 +2399,98 @@ mod tests {
     }
 
     #[test]
+    fn every_line_of_every_small_board_is_won_on_its_last_cell_by_batch_and_by_play() {
+        // Boards of the tiny store, of the dense loop with selects on the
+        // diagonals and with branches, and past them: a line a winner
+        // fills while the other player marks cells off it.
+        for n in 1..=40u32 {
+            let lines = [
+                Line::Row(0),
+                Line::Row(n - 1),
+                Line::Column(n / 2),
+                Line::Diagonal,
+                Line::AntiDiagonal,
+            ];
+            for line in lines {
+                let on_line = |r: u32, c: u32| match line {
+                    Line::Row(row) => r == row,
+                    Line::Column(col) => c == col,
+                    Line::Diagonal => r == c,
+                    Line::AntiDiagonal => r + c + 1 == n,
+                };
+                let line_cells: Vec<(u32, u32)> = (0..n)
+                    .flat_map(|r| (0..n).map(move |c| (r, c)))
+                    .filter(|&(r, c)| on_line(r, c))
+                    .collect();
+                let others: Vec<(u32, u32)> = (0..n)
+                    .flat_map(|r| (0..n).map(move |c| (r, c)))
+                    .filter(|&(r, c)| !on_line(r, c))
+                    .collect();
+                for winner in [1u32, 2] {
+                    // The other player's marks, picked so that they fill no
+                    // line: one before each of the winner's but the first
+                    // (player 1's), or before each (player 2's).
+                    let needed = line_cells.len() - usize::from(winner == 1);
+                    let mut counts = std::collections::HashMap::new();
+                    let mut theirs = Vec::new();
+                    for &(r, c) in &others {
+                        let mut keys = vec![(0, r), (1, c)];
+                        if r == c {
+                            keys.push((2, 0));
+                        }
+                        if r + c + 1 == n {
+                            keys.push((3, 0));
+                        }
+                        if theirs.len() < needed
+                            && keys
+                                .iter()
+                                .all(|key| counts.get(key).copied().unwrap_or(0) + 1 < n)
+                        {
+                            for key in keys {
+                                *counts.entry(key).or_insert(0) += 1;
+                            }
+                            theirs.push((r, c));
+                        }
+                    }
+                    if theirs.len() < needed {
+                        // N = 1 or 2: every mark of theirs would fill a line.
+                        continue;
+                    }
+                    let loser = 3 - winner;
+                    let mut moves = Vec::new();
+                    let mut their_moves = theirs.iter();
+                    for (i, &(r, c)) in line_cells.iter().enumerate() {
+                        if winner == 2 || i > 0 {
+                            let &(r, c) = their_moves.next().expect("picked");
+                            moves.push([r, c, loser]);
+                        }
+                        moves.push([r, c, winner]);
+                    }
+                    let what = format!("N = {n}, {line}, player {winner}");
+                    let mut expected = vec![0; moves.len()];
+                    expected[moves.len() - 1] = winner as u8;
+                    let size = BoardSize::new(i64::from(n)).expect("valid size");
+                    let mut by_batch = TicTacToe::with_rules(size, Rules::default());
+                    by_batch.reset_for_moves(size, moves.len() as u64);
+                    let mut outcomes = vec![0; moves.len()];
+                    let batch = by_batch.play_batch(&moves, &mut outcomes);
+                    assert_eq!(batch, Ok(()), "{what}: {moves:?}");
+                    assert_eq!(outcomes, expected, "{what}, by batch");
+                    let mut by_play = TicTacToe::with_rules(size, Rules::default());
+                    let played: Vec<u8> = moves
+                        .iter()
+                        .map(|&[r, c, p]| {
+                            let outcome = by_play.play(i64::from(r), i64::from(c), i64::from(p));
+                            outcome.expect("legal move").number()
+                        })
+                        .collect();
+                    assert_eq!(played, expected, "{what}, by play");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn dense_stamps_survive_running_out() {
         // Stamped cells, and stamped groups of cells past STAMPED_CELLS_MAX_N.
         for n in [i64::from(TINY_MAX_N) + 1, STAMPED_CELLS_MAX_N as i64 + 44] {
@@ -2473,16 +2621,19 @@ mod tests {
     }
 
     #[test]
-    fn a_game_told_its_length_grows_its_table_fourfold_to_that_length() {
-        let told = table_sizes(5000, 5000);
-        // Fourfold (64 comes and goes within the first batch), then room
-        // for 5000 at 3/4 full.
-        assert_eq!(told, [0, 256, 1024, 4096, 6668]);
-        // A game just over a fourfold step reaches its length in one
-        // step of up to four and a half, not in one more by half at its end.
-        let just_over = table_sizes(197_015, 197_015);
-        assert_eq!(just_over.last(), Some(&262_688), "{just_over:?}");
-        assert_eq!(just_over.iter().filter(|&&size| size > 65_536).count(), 1);
+    fn a_game_told_its_length_has_its_table_made_at_once_then_grows_fourfold_to_that_length() {
+        // Made for 5000 at 3/4 full before the first move: no rehash.
+        assert_eq!(table_sizes(5000, 5000), [6668]);
+        // Past the first 2 MiB (262,144 slots of 64 bits), fourfold while
+        // the length is further than that, then to the length.
+        assert_eq!(table_sizes(400_000, 400_000), [262_144, 533_336]);
+        assert_eq!(
+            table_sizes(1_000_000, 1_000_000),
+            [262_144, 1_048_576, 1_333_336]
+        );
+        // A game just over a step reaches its length in one step of up to
+        // four and a half, not in one more by half at its end.
+        assert_eq!(table_sizes(197_015, 197_015), [262_144, 262_688]);
         // Not told: by half, ten times.
         let untold = table_sizes(u64::MAX, 5000);
         assert!(untold.len() > 10, "{untold:?}");
@@ -2491,10 +2642,9 @@ mod tests {
     #[test]
     fn a_game_that_declares_more_moves_than_it_holds_takes_memory_for_those_it_holds() {
         // A case that says 2^20 moves and holds 1000 (a truncated file)
-        // has a table for a few thousand, not 11 MiB for a million.
+        // has the first 2 MiB of a table, not 11 MiB for a million.
         let sizes = table_sizes(1 << 20, 1000);
-        let last = *sizes.last().expect("sizes");
-        assert!(last <= 4 * 1000 * 4 / 3 + 64, "{sizes:?}");
+        assert_eq!(sizes, [UP_FRONT_BYTES / 8], "{sizes:?}");
         // Holding 200,000, it grows fourfold from 262,144: a step to the
         // 1.4 million slots of the declared length would be over five times
         // what the moves held need.
@@ -2721,7 +2871,7 @@ mod tests {
         fn a_reused_game_plays_each_game_as_a_new_one_would(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![1u32, 2, 3, 4, 7, 8, 9, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 2000, 9000, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![1u32, 2, 3, 4, 7, 8, 9, 10, 16, 17, 20, 40, 256, 257, 264, 300, 310, 1000, 1007, 1024, 2000, 9000, 70_000, 1_000_000_000]),
                     proptest::collection::vec((0u32..1024, 0u32..1024, 1u32..=2), 0..600),
                     proptest::bool::ANY,
                 ),
