@@ -327,8 +327,9 @@ const SMALL_BOARD: usize = 32;
 
 /// Dense boards up to this size count a move on a diagonal with selects,
 /// not branches: on a board of ten, one random move in five is on one, and
-/// the branches mispredicted (12% of the time of a file of such games);
-/// on a board of a hundred, the selects cost 13% more than the branches.
+/// the branches were mispredicted; on a board of a hundred, where one in
+/// fifty is, the selects cost more than the branches (figures in
+/// `docs/PERFORMANCE.md`, round 16).
 const DIAGONAL_SELECTS_MAX_N: u32 = 16;
 
 /// Dense boards up to this size stamp each cell, two bytes (128 KiB at
@@ -1342,7 +1343,9 @@ impl<S: CellSlot> Table<S> {
         };
         // By half at least, unless that passes the keys expected: a game
         // just over the table made up front grows to its length, not by
-        // half (3 MiB where 2.1 do).
+        // half (3 MiB where 2.1 do). A step to the keys expected holds the
+        // one asked for: the table is full past k/m, and the step holds
+        // a multiple of k keys over that.
         let size = if step > self.slots.len() {
             step
         } else {
@@ -2637,6 +2640,34 @@ mod tests {
         // Not told: by half, ten times.
         let untold = table_sizes(u64::MAX, 5000);
         assert!(untold.len() > 10, "{untold:?}");
+    }
+
+    #[test]
+    fn a_table_grown_towards_the_keys_expected_always_has_room_for_the_next_one() {
+        // Any size the table may have been left at (by half from 64, after
+        // a game of unknown length), and keys expected just past it: the
+        // step to them rounds to a few slots more, which must still hold
+        // the key asked for, and the game may play more than it declared.
+        let hash = |key: u64| key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for size in [64, 96, 144, 216, 324, 486, 729, 1093, 1639, 2458] {
+            for expected in size * 3 / 4 - 2..size * 3 / 4 + 6 {
+                let mut table = Table::<u64>::default();
+                let _ = table.replace_slots(size).expect("memory");
+                table.expected = expected;
+                for key in 1..(expected as u64 + 8) {
+                    table.make_room(1, CELL_VALUE_BITS, hash).expect("memory");
+                    assert!(
+                        (table.len + 1) * 4 <= table.slots.len() * 3,
+                        "{size} slots, {expected} expected, {} held",
+                        table.len
+                    );
+                    let empty = table
+                        .find(hash(key), key, CELL_VALUE_BITS)
+                        .expect_err("a new key");
+                    table.fill(empty, key << CELL_VALUE_BITS);
+                }
+            }
+        }
     }
 
     #[test]
