@@ -246,7 +246,7 @@ impl MoveError {
 }
 
 /// A line of the board: the unit a win is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Line {
     /// A row, by index.
     Row(u32),
@@ -2421,14 +2421,9 @@ mod tests {
                     Line::Diagonal => r == c,
                     Line::AntiDiagonal => r + c + 1 == n,
                 };
-                let line_cells: Vec<(u32, u32)> = (0..n)
+                let (line_cells, others): (Vec<(u32, u32)>, Vec<(u32, u32)>) = (0..n)
                     .flat_map(|r| (0..n).map(move |c| (r, c)))
-                    .filter(|&(r, c)| on_line(r, c))
-                    .collect();
-                let others: Vec<(u32, u32)> = (0..n)
-                    .flat_map(|r| (0..n).map(move |c| (r, c)))
-                    .filter(|&(r, c)| !on_line(r, c))
-                    .collect();
+                    .partition(|&(r, c)| on_line(r, c));
                 for winner in [1u32, 2] {
                     // The other player's marks, picked so that they fill no
                     // line: one before each of the winner's but the first
@@ -2437,20 +2432,19 @@ mod tests {
                     let mut counts = std::collections::HashMap::new();
                     let mut theirs = Vec::new();
                     for &(r, c) in &others {
-                        let mut keys = vec![(0, r), (1, c)];
+                        let mut lines_through = vec![Line::Row(r), Line::Column(c)];
                         if r == c {
-                            keys.push((2, 0));
+                            lines_through.push(Line::Diagonal);
                         }
                         if r + c + 1 == n {
-                            keys.push((3, 0));
+                            lines_through.push(Line::AntiDiagonal);
                         }
-                        if theirs.len() < needed
-                            && keys
-                                .iter()
-                                .all(|key| counts.get(key).copied().unwrap_or(0) + 1 < n)
-                        {
-                            for key in keys {
-                                *counts.entry(key).or_insert(0) += 1;
+                        let fills_none = lines_through
+                            .iter()
+                            .all(|line| counts.get(line).copied().unwrap_or(0) + 1 < n);
+                        if theirs.len() < needed && fills_none {
+                            for line in lines_through {
+                                *counts.entry(line).or_insert(0) += 1;
                             }
                             theirs.push((r, c));
                         }
