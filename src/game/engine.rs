@@ -2421,7 +2421,7 @@ mod tests {
                     Line::Diagonal => r == c,
                     Line::AntiDiagonal => r + c + 1 == n,
                 };
-                let (line_cells, others): (Vec<(u32, u32)>, Vec<(u32, u32)>) = (0..n)
+                let (line_cells, others): (Vec<_>, Vec<_>) = (0..n)
                     .flat_map(|r| (0..n).map(move |c| (r, c)))
                     .partition(|&(r, c)| on_line(r, c));
                 for winner in [1u32, 2] {
