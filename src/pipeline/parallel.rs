@@ -12,8 +12,9 @@
 //! case, or another layout; a part that fails) is solved from there on by
 //! the splitter that follows the format's counts
 //! ([`crate::format::coding_ninjas::split`]): it cuts the input into parts
-//! of whole cases; part k goes to worker k mod W, and the parts' output is
-//! written in input order, so the output is byte for byte the
+//! of whole cases; a part goes to whichever worker is free (this thread
+//! too, while it waits for the oldest part's output), and the parts' output
+//! is written in input order, so the output is byte for byte the
 //! single-threaded one. A part that fails ends the run with its completed
 //! lines written and nothing after them: the same "only whole lines of
 //! completed cases" as ever.
@@ -44,10 +45,14 @@ use crate::format::write::ResultWriter;
 use crate::game::{BoardSize, MoveError, TicTacToe};
 use crate::simd::{Cpu, Kernel, dispatch};
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-/// Parts handed to a worker and not yet written, at most: enough to keep it
-/// busy while the previous part's output is written.
+/// Parts in hand a worker, at most, counting those queued, being solved
+/// and solved but not yet written: enough to keep every worker busy while
+/// the oldest part's output is written.
 const IN_FLIGHT: usize = 2;
 
 /// The memory the parts sent and not yet written may hold, at most,
@@ -501,68 +506,140 @@ fn solve_parts<R: Read, W: Write>(
 }
 
 /// Jobs run on a fixed set of threads, with the results handed back in the
-/// order the jobs were sent: job k goes to worker k mod W, and the results
-/// are taken from the workers in turn.
-pub(crate) struct Ordered<J, D> {
-    jobs: Vec<SyncSender<J>>,
-    results: Vec<Receiver<D>>,
+/// order the jobs were sent. The jobs wait in one queue, and whichever
+/// worker is free takes the next, so a worker that shares its core with
+/// this thread takes fewer than one that has a core to itself. This
+/// thread, when it would wait for the oldest result, does the oldest job
+/// still queued instead.
+///
+/// Why not a queue a worker: with job k sent to worker k mod W, the
+/// scheduler kept one worker on this thread's core, where it waited for
+/// its turn, while the other, alone on its core, finished its own jobs
+/// and idled for its next: a third of that core's time, on the
+/// statement's shape with two cores (docs/PERFORMANCE.md, round 17).
+/// And a thread that waits leaves its core to the workers only if one is
+/// ready to run there.
+pub(crate) struct Ordered<'scope, J, D> {
+    queue: Arc<JobQueue<J>>,
+    /// This thread's own job function, for the jobs it takes from the
+    /// queue while it would otherwise wait for a result.
+    local: Box<dyn FnMut(J) -> D + 'scope>,
+    /// Each result with its job's number; `None` from a job that panicked.
+    results: Receiver<(usize, Option<D>)>,
+    /// Results that came before an older one: job k's at k mod its length.
+    early: Vec<Option<D>>,
+    workers: usize,
     sent: usize,
     received: usize,
 }
 
-impl<J: Send, D: Send> Ordered<J, D> {
+/// The jobs sent and not yet taken by a worker, numbered in the order sent.
+struct JobQueue<J> {
+    state: Mutex<QueuedJobs<J>>,
+    /// Signalled when a job is queued or the queue is closed.
+    ready: Condvar,
+}
+
+struct QueuedJobs<J> {
+    jobs: VecDeque<(usize, J)>,
+    /// No job will come: the pool is dropped.
+    closed: bool,
+}
+
+impl<J> JobQueue<J> {
+    fn lock(&self) -> MutexGuard<'_, QueuedJobs<J>> {
+        // A worker holds the lock only to take a job, never while working:
+        // a poisoned lock still holds a sound queue.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next job, waiting for one; `None` once the queue is closed.
+    fn take(&self) -> Option<(usize, J)> {
+        let mut queued = self.lock();
+        loop {
+            if queued.closed {
+                return None;
+            }
+            if let Some(job) = queued.jobs.pop_front() {
+                return Some(job);
+            }
+            queued = self.ready.wait(queued).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl<'scope, J: Send, D: Send> Ordered<'scope, J, D> {
     /// Starts up to `workers` threads in `scope`, each running the job
     /// function `worker` makes for it (so each can keep its own state).
     /// Threads the system refuses (a sandbox's limit on processes, or on
     /// memory for their stacks) are done without: `None` if it refuses the
     /// first, and the caller does the work itself.
-    pub(crate) fn start<'scope, F, W>(
+    pub(crate) fn start<F, W>(
         scope: &'scope std::thread::Scope<'scope, '_>,
         workers: usize,
         worker: &'scope F,
-    ) -> Option<Ordered<J, D>>
+    ) -> Option<Ordered<'scope, J, D>>
     where
         F: Fn() -> W + Sync,
-        W: FnMut(J) -> D,
+        W: FnMut(J) -> D + 'scope,
         J: 'scope,
         D: 'scope,
     {
-        let mut ordered = Ordered {
-            jobs: Vec::with_capacity(workers),
-            results: Vec::with_capacity(workers),
-            sent: 0,
-            received: 0,
-        };
+        let queue = Arc::new(JobQueue {
+            state: Mutex::new(QueuedJobs {
+                jobs: VecDeque::new(),
+                closed: false,
+            }),
+            ready: Condvar::new(),
+        });
+        let (done_sender, results) = channel::<(usize, Option<D>)>();
+        let mut started = 0;
         for _ in 0..workers.max(1) {
-            let (job_sender, job_receiver) = sync_channel::<J>(IN_FLIGHT - 1);
-            let (done_sender, done_receiver) = sync_channel::<D>(IN_FLIGHT);
-            let started = std::thread::Builder::new()
+            let (queue, done_sender) = (Arc::clone(&queue), done_sender.clone());
+            let spawned = std::thread::Builder::new()
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, move || {
                     let mut work = worker();
-                    for job in job_receiver {
-                        if done_sender.send(work(job)).is_err() {
-                            break;
+                    while let Some((number, job)) = queue.take() {
+                        match std::panic::catch_unwind(AssertUnwindSafe(|| work(job))) {
+                            Ok(done) => {
+                                if done_sender.send((number, Some(done))).is_err() {
+                                    break;
+                                }
+                            }
+                            Err(panic) => {
+                                // The pool stops waiting for this job's
+                                // result; the scope passes the panic on.
+                                let _ = done_sender.send((number, None));
+                                std::panic::resume_unwind(panic);
+                            }
                         }
                     }
                 });
-            if started.is_err() {
+            if spawned.is_err() {
                 break;
             }
-            ordered.jobs.push(job_sender);
-            ordered.results.push(done_receiver);
+            started += 1;
         }
-        (!ordered.jobs.is_empty()).then_some(ordered)
+        (started > 0).then(|| Ordered {
+            queue,
+            local: Box::new(worker()),
+            results,
+            early: std::iter::repeat_with(|| None).take(IN_FLIGHT * started).collect(),
+            workers: started,
+            sent: 0,
+            received: 0,
+        })
     }
 
     /// How many jobs may be in hand at once.
     pub(crate) fn capacity(&self) -> usize {
-        IN_FLIGHT * self.jobs.len()
+        IN_FLIGHT * self.workers
     }
 
     /// Whether a job may be sent before the oldest result is taken.
     pub(crate) fn has_room(&self) -> bool {
-        self.sent - self.received < IN_FLIGHT * self.jobs.len()
+        self.sent - self.received < self.capacity()
     }
 
     /// Whether results are still to be taken.
@@ -570,31 +647,66 @@ impl<J: Send, D: Send> Ordered<J, D> {
         self.received < self.sent
     }
 
-    /// Sends a job to the next worker. False if the worker has stopped
-    /// (it panicked; the scope passes the panic on).
+    /// Queues a job for the next free worker. False once the pool is
+    /// closed, which it is only when dropped: kept for the callers, which
+    /// treat it as a lost worker.
     pub(crate) fn send(&mut self, job: J) -> bool {
-        let sent = self.jobs[self.sent % self.jobs.len()].send(job).is_ok();
-        self.sent += usize::from(sent);
-        sent
+        let mut queued = self.queue.lock();
+        if queued.closed {
+            return false;
+        }
+        queued.jobs.push_back((self.sent, job));
+        drop(queued);
+        self.queue.ready.notify_one();
+        self.sent += 1;
+        true
     }
 
-    /// The oldest result not yet taken, waiting for it. `None` if none is
-    /// pending or its worker stopped.
+    /// The oldest result not yet taken, doing queued jobs here while it is
+    /// not in. `None` if none is pending, or a job panicked on a worker.
     pub(crate) fn receive(&mut self) -> Option<D> {
         if !self.pending() {
             return None;
         }
-        let done = self.results[self.received % self.results.len()]
-            .recv()
-            .ok()?;
+        let slots = self.early.len();
+        let oldest = self.received % slots;
+        while self.early[oldest].is_none() {
+            let arrived = match self.results.try_recv() {
+                Ok(arrived) => arrived,
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => {
+                    // Rather than wait, this thread does the oldest job no
+                    // worker has taken yet: its core is not left idle.
+                    let queued = self.queue.lock().jobs.pop_front();
+                    if let Some((number, job)) = queued {
+                        self.early[number % slots] = Some((self.local)(job));
+                        continue;
+                    }
+                    // Every worker gone (all senders dropped) also ends the wait.
+                    self.results.recv().ok()?
+                }
+            };
+            let (number, done) = arrived;
+            // A panicked job: its result will never come.
+            self.early[number % slots] = Some(done?);
+        }
         self.received += 1;
-        Some(done)
+        self.early[oldest].take()
+    }
+}
+
+impl<J, D> Drop for Ordered<'_, J, D> {
+    /// Tells the workers to stop: no job comes after this, and those still
+    /// queued are not wanted (the caller stopped early, at an error).
+    fn drop(&mut self) {
+        self.queue.lock().closed = true;
+        self.queue.ready.notify_all();
     }
 }
 
 /// The solving workers and the buffers that come back from them.
-struct Pool {
-    workers: Ordered<Job, Solved>,
+struct Pool<'scope> {
+    workers: Ordered<'scope, Job, Solved>,
     spare_bytes: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
     spare_moves: Vec<Vec<[u32; 3]>>,
@@ -608,7 +720,7 @@ struct Pool {
     buffer_bytes: usize,
 }
 
-impl Pool {
+impl Pool<'_> {
     /// Sends a part to the next worker, first writing the oldest part's
     /// output if the workers have enough in hand.
     fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
@@ -1070,5 +1182,92 @@ mod tests {
             assert_eq!(solved.moves.len(), 1000);
             assert_eq!(solved.moves.capacity(), 1000);
         }
+    }
+
+    /// Runs `jobs` numbered jobs through a pool of `workers`, sending while
+    /// there is room and taking the oldest result when there is none, as
+    /// the solving pool does; returns the results in the order taken.
+    fn through_pool(workers: usize, jobs: usize, work: impl Fn(usize) -> usize + Sync) -> Vec<usize> {
+        let worker = || &work;
+        std::thread::scope(|scope| {
+            let mut pool = Ordered::start(scope, workers, &worker).expect("a thread starts");
+            let mut taken = Vec::new();
+            for job in 0..jobs {
+                while !pool.has_room() {
+                    taken.push(pool.receive().expect("a result"));
+                }
+                assert!(pool.send(job));
+            }
+            while pool.pending() {
+                taken.push(pool.receive().expect("a result"));
+            }
+            taken
+        })
+    }
+
+    #[test]
+    fn results_come_back_in_the_order_sent_whoever_does_the_jobs() {
+        for workers in 1..=4 {
+            // Uneven jobs: later ones often finish first.
+            let taken = through_pool(workers, 200, |job| {
+                std::thread::sleep(std::time::Duration::from_micros((job as u64 * 7919) % 300));
+                job * 3
+            });
+            assert_eq!(taken, (0..200).map(|job| job * 3).collect::<Vec<_>>(), "{workers} workers");
+        }
+    }
+
+    #[test]
+    fn the_thread_waiting_for_a_result_does_a_queued_job_itself() {
+        // One worker, and job 0 waits for job 1 to have run: only this
+        // thread, waiting for job 0's result, can run job 1 (whichever of
+        // the two the worker took first).
+        let job_one_ran = std::sync::atomic::AtomicBool::new(false);
+        let taken = through_pool(1, 2, |job| {
+            if job == 1 {
+                job_one_ran.store(true, std::sync::atomic::Ordering::SeqCst);
+                return 1;
+            }
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            while !job_one_ran.load(std::sync::atomic::Ordering::SeqCst) {
+                if std::time::Instant::now() > deadline {
+                    return usize::MAX;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            0
+        });
+        assert_eq!(taken, [0, 1], "job 0 gave up waiting for job 1");
+    }
+
+    #[test]
+    fn a_job_that_panics_on_a_worker_ends_the_wait_and_the_panic_reaches_the_caller() {
+        let outcome = std::panic::catch_unwind(|| {
+            let work = |job: usize| {
+                assert!(job != 5, "job 5 fails");
+                job
+            };
+            let worker = || work;
+            std::thread::scope(|scope| {
+                let mut pool = Ordered::start(scope, 2, &worker).expect("a thread starts");
+                let mut taken = Vec::new();
+                for job in 0..20 {
+                    while !pool.has_room() {
+                        match pool.receive() {
+                            Some(done) => taken.push(done),
+                            None => return taken,
+                        }
+                    }
+                    assert!(pool.send(job));
+                }
+                while let Some(done) = pool.receive() {
+                    taken.push(done);
+                }
+                taken
+            })
+        });
+        // On a worker, the pool stops at job 5 and the scope passes the
+        // panic on; on this thread, the panic is this thread's own.
+        assert!(outcome.is_err());
     }
 }

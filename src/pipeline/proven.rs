@@ -3,8 +3,9 @@
 //! validating share.
 //!
 //! The splitter ([`crate::format::cut`]) cuts the input before a line that
-//! looks like a case's start. Part k goes to worker k mod W, and the parts'
-//! results are taken in input order. A part read whole without an error
+//! looks like a case's start. The parts go to whichever worker is free
+//! (this thread too, while it waits for the oldest), and their results
+//! are taken in input order. A part read whole without an error
 //! ends between two cases, so the part after it starts where reading the
 //! input as one stream would have gone on: each cut is proven by the part
 //! before it, the first part starting the input. A part whose reading fails
@@ -290,8 +291,8 @@ enum Stop {
 }
 
 /// The workers and the buffers that come back from them.
-struct Parts<D> {
-    workers: Ordered<(Part, Option<D>), Worked<D>>,
+struct Parts<'scope, D> {
+    workers: Ordered<'scope, (Part, Option<D>), Worked<D>>,
     spare_bytes: Vec<Vec<u8>>,
     spare_done: Vec<D>,
     /// The bytes of the parts handed out and not yet taken.
@@ -300,7 +301,7 @@ struct Parts<D> {
     cases: u64,
 }
 
-impl<D: Send> Parts<D> {
+impl<D: Send> Parts<'_, D> {
     /// Hands a part to the next worker, first taking the oldest parts'
     /// results while the workers have as many as they may hold, or the
     /// parts in hand hold enough memory.

@@ -655,7 +655,7 @@ fn validate_parts<R: Read>(
 
 /// Takes the oldest part's report: adds its summary to `valid` if it has
 /// no violation, or hands the part back to be validated again.
-fn take_valid(pool: &mut Ordered<Part, Checked>, valid: &mut Report) -> io::Result<Option<Part>> {
+fn take_valid(pool: &mut Ordered<'_, Part, Checked>, valid: &mut Report) -> io::Result<Option<Part>> {
     let Some(checked) = pool.receive() else {
         return Err(worker_lost());
     };
@@ -686,7 +686,7 @@ struct Again {
 impl Again {
     fn validate<R: Read>(
         self,
-        pool: &mut Ordered<Part, Checked>,
+        pool: &mut Ordered<'_, Part, Checked>,
         splitter: Splitter<R>,
         limits: &Limits,
         max_errors: usize,
