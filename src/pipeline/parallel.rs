@@ -510,7 +510,7 @@ fn solve_parts<R: Read, W: Write>(
 /// worker is free takes the next, so a worker that shares its core with
 /// this thread takes fewer than one that has a core to itself. This
 /// thread, when it would wait for the oldest result, does the oldest job
-/// still queued instead.
+/// still queued instead, if no idle worker is there to take it.
 ///
 /// Why not a queue a worker: with job k sent to worker k mod W, the
 /// scheduler kept one worker on this thread's core, where it waited for
@@ -542,6 +542,8 @@ struct JobQueue<J> {
 
 struct QueuedJobs<J> {
     jobs: VecDeque<(usize, J)>,
+    /// Workers waiting for a job (or woken for one and not yet running).
+    idle: usize,
     /// No job will come: the pool is dropped.
     closed: bool,
 }
@@ -563,7 +565,9 @@ impl<J> JobQueue<J> {
             if let Some(job) = queued.jobs.pop_front() {
                 return Some(job);
             }
+            queued.idle += 1;
             queued = self.ready.wait(queued).unwrap_or_else(PoisonError::into_inner);
+            queued.idle -= 1;
         }
     }
 }
@@ -588,6 +592,7 @@ impl<'scope, J: Send, D: Send> Ordered<'scope, J, D> {
         let queue = Arc::new(JobQueue {
             state: Mutex::new(QueuedJobs {
                 jobs: VecDeque::new(),
+                idle: 0,
                 closed: false,
             }),
             ready: Condvar::new(),
@@ -676,8 +681,17 @@ impl<'scope, J: Send, D: Send> Ordered<'scope, J, D> {
                 Err(TryRecvError::Disconnected) => return None,
                 Err(TryRecvError::Empty) => {
                     // Rather than wait, this thread does the oldest job no
-                    // worker has taken yet: its core is not left idle.
-                    let queued = self.queue.lock().jobs.pop_front();
+                    // worker has taken yet, unless an idle worker is there
+                    // for it: its core is not left idle, and a worker woken
+                    // for a job finds it.
+                    let queued = {
+                        let mut queued = self.queue.lock();
+                        if queued.jobs.len() > queued.idle {
+                            queued.jobs.pop_front()
+                        } else {
+                            None
+                        }
+                    };
                     if let Some((number, job)) = queued {
                         self.early[number % slots] = Some((self.local)(job));
                         continue;
