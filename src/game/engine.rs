@@ -874,6 +874,167 @@ struct Sparse<S: CellSlot> {
     flat_touched_complete: bool,
     /// Whether this game's sums are in `flat`.
     flat_in_use: bool,
+    /// The cells of a long game on a board up to [`ROW_CELLS_MAX_N`], row
+    /// by row, in place of `cells` but for rows past a bucket's room.
+    rows: RowCells,
+}
+
+/// The largest board whose cells a [`RowCells`] holds: a column and one,
+/// with the owner's bit, fits 16 bits.
+const ROW_CELLS_MAX_N: u32 = 32_767;
+
+/// The cells a row's bucket holds; the row's cells past them go to the
+/// cells' table.
+const ROW_BUCKET_CELLS: usize = 31;
+
+/// The bit of a [`RowCells`] cell that says it is player 2's.
+const ROW_CELL_SECOND: u16 = 1 << 15;
+
+/// The cells of a long game on a board of up to [`ROW_CELLS_MAX_N`], in one
+/// 64-byte bucket a row: its count, then each cell's column and one, with
+/// [`ROW_CELL_SECOND`] if player 2's; 0 past the count.
+///
+/// Why: a long game's moves land at random among megabytes of the cells'
+/// table, a cache miss and a hash a move. Its rows' buckets take 64 bytes
+/// a row, no more than the table's eight a cell once a game has eight
+/// cells a row, and a move looks in its row's bucket, found without a
+/// hash: a game of 197,015 moves on N = 10^4 holds its cells in 640 KB,
+/// not 1.6 MB, which the caches keep beside the input.
+#[derive(Debug, Default)]
+struct RowCells {
+    buckets: Vec<RowBucket>,
+    /// Buckets that may hold cells: the rows of the board last played.
+    dirty: usize,
+    /// Cells held.
+    len: usize,
+    in_use: bool,
+}
+
+/// One row's cells, a cache line: a bucket across two lines cost a second
+/// miss a move, which its prefetch did not bring.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct RowBucket([u16; ROW_BUCKET_CELLS + 1]);
+
+/// What marking a cell in its row's bucket found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowMark {
+    Marked,
+    Taken,
+    /// The bucket is full: the cell, if anywhere, is in the cells' table.
+    Full,
+}
+
+impl RowCells {
+    /// Whether a game of `moves` moves on an `n` x `n` board keeps its
+    /// cells here: at least eight a row (the buckets then take no more
+    /// memory than the table), at most twenty-four (past that, most rows
+    /// spill over).
+    fn suits(n: u32, moves: u64) -> bool {
+        n <= ROW_CELLS_MAX_N && (8 * u64::from(n)..=24 * u64::from(n)).contains(&moves)
+    }
+
+    /// Starts an empty board of `n` rows; false if the memory is not there.
+    fn start(&mut self, n: u32) -> bool {
+        self.clear();
+        let n = n as usize;
+        if self.buckets.len() < n {
+            if self
+                .buckets
+                .try_reserve_exact(n - self.buckets.len())
+                .is_err()
+            {
+                return false;
+            }
+            self.buckets.resize(n, RowBucket::default());
+        }
+        self.dirty = n;
+        self.in_use = true;
+        true
+    }
+
+    /// Empties the buckets the last game used.
+    fn clear(&mut self) {
+        if self.in_use {
+            self.buckets[..self.dirty].fill(RowBucket::default());
+        }
+        self.dirty = 0;
+        self.len = 0;
+        self.in_use = false;
+    }
+
+    /// Whether column `c` is among the bucket's cells.
+    #[inline(always)]
+    fn holds(RowBucket(bucket): &RowBucket, c: u32) -> bool {
+        let column = c as u16 + 1;
+        // Every entry is looked at, with no early exit, so that the
+        // compiler compares them all at once.
+        let mut held = false;
+        for &cell in &bucket[1..] {
+            held |= cell & !ROW_CELL_SECOND == column;
+        }
+        held
+    }
+
+    /// The owner of column `c`'s cell in the bucket, if it is there.
+    fn owner_in(RowBucket(bucket): &RowBucket, c: u32) -> Option<Player> {
+        let column = c as u16 + 1;
+        bucket[1..]
+            .iter()
+            .find(|&&cell| cell & !ROW_CELL_SECOND == column)
+            .map(|&cell| Player::of_index(u32::from(cell & ROW_CELL_SECOND != 0)))
+    }
+
+    fn owner(&self, r: u32, c: u32) -> Option<Option<Player>> {
+        let bucket = self.buckets.get(r as usize)?;
+        match RowCells::owner_in(bucket, c) {
+            Some(owner) => Some(Some(owner)),
+            None if usize::from(bucket.0[0]) == ROW_BUCKET_CELLS => None,
+            None => Some(None),
+        }
+    }
+
+    /// Marks the empty cell (`r`, `c`), `r` below the board's N.
+    #[inline(always)]
+    fn mark(&mut self, r: u32, c: u32, second: bool) -> RowMark {
+        let Some(bucket) = self.buckets.get_mut(r as usize) else {
+            return RowMark::Full;
+        };
+        if RowCells::holds(bucket, c) {
+            return RowMark::Taken;
+        }
+        let RowBucket(bucket) = bucket;
+        let count = usize::from(bucket[0]);
+        if count == ROW_BUCKET_CELLS {
+            return RowMark::Full;
+        }
+        bucket[count + 1] = (c as u16 + 1) | if second { ROW_CELL_SECOND } else { 0 };
+        bucket[0] += 1;
+        self.len += 1;
+        RowMark::Marked
+    }
+
+    /// Starts bringing row `r`'s bucket into the cache.
+    #[inline(always)]
+    fn prefetch(&self, r: u64) {
+        crate::simd::prefetch(&self.buckets, r as usize);
+    }
+
+    /// Every cell held: its row, its column, and whether it is player 2's.
+    fn cells(&self) -> impl Iterator<Item = (u32, u32, bool)> + '_ {
+        self.buckets[..self.dirty]
+            .iter()
+            .enumerate()
+            .flat_map(|(r, RowBucket(bucket))| {
+                bucket[1..=usize::from(bucket[0])].iter().map(move |&cell| {
+                    (
+                        r as u32,
+                        u32::from(cell & !ROW_CELL_SECOND) - 1,
+                        cell & ROW_CELL_SECOND != 0,
+                    )
+                })
+            })
+    }
 }
 
 /// The largest board whose cells' keys fit a 32-bit slot: N x N with the
@@ -947,6 +1108,7 @@ impl<S: CellSlot> Sparse<S> {
     /// line sums from the start if `count_lines` (and the memory is there).
     fn reset(&mut self, n: u32, count_lines: bool) {
         self.cells.clear();
+        self.rows.clear();
         self.lines.clear();
         if self.flat_in_use {
             if self.flat_touched_complete {
@@ -982,6 +1144,12 @@ impl<S: CellSlot> Sparse<S> {
     /// for those it holds. Games of unknown length ([`u64::MAX`]) grow by
     /// half.
     fn expect_moves(&mut self, size: BoardSize, moves: u64) {
+        if RowCells::suits(size.get(), moves) && self.rows.start(size.get()) {
+            // The table holds only the cells of rows past their bucket's
+            // room: it grows as they come.
+            self.cells.expected = 0;
+            return;
+        }
         let keys = if moves == u64::MAX {
             0
         } else {
@@ -996,6 +1164,11 @@ impl<S: CellSlot> Sparse<S> {
     }
 
     fn owner(&self, n: u32, r: u32, c: u32) -> Option<Player> {
+        if self.rows.in_use
+            && let Some(owner) = self.rows.owner(r, c)
+        {
+            return owner;
+        }
         let key = sparse_key(n, r, c) + 1;
         let slot = self.cells.find(self.hash(key), key, CELL_VALUE_BITS).ok()?;
         Some(if self.cells.slots[slot].get() & 1 == 0 {
@@ -1025,17 +1198,25 @@ impl<S: CellSlot> Sparse<S> {
     #[cold]
     fn sum_of_cells(&self, n: u32, line: u64) -> i32 {
         let n = u64::from(n);
-        self.cells
-            .slots
-            .iter()
-            .map(|slot| slot.get())
-            .filter(|&slot| slot != 0)
-            .filter(|&slot| {
-                let key = (slot >> CELL_VALUE_BITS) - 1;
-                key / n == line || n + key % n == line
-            })
-            .map(|slot| if slot & 1 == 0 { 1 } else { -1 })
-            .sum()
+        let in_rows: i32 = self
+            .rows
+            .cells()
+            .filter(|&(r, c, _)| u64::from(r) == line || n + u64::from(c) == line)
+            .map(|(_, _, second)| if second { -1 } else { 1 })
+            .sum();
+        in_rows
+            + self
+                .cells
+                .slots
+                .iter()
+                .map(|slot| slot.get())
+                .filter(|&slot| slot != 0)
+                .filter(|&slot| {
+                    let key = (slot >> CELL_VALUE_BITS) - 1;
+                    key / n == line || n + key % n == line
+                })
+                .map(|slot| if slot & 1 == 0 { 1 } else { -1 })
+                .sum::<i32>()
     }
 
     /// Marks an empty cell: the new sums of its row and column (0 and 0 in a
@@ -1054,7 +1235,7 @@ impl<S: CellSlot> Sparse<S> {
         let hasher = self.hasher.clone();
         let hash = |key| hasher.hash_one(key);
         self.cells.make_room(1, CELL_VALUE_BITS, hash)?;
-        if !self.count_lines && self.cells.len + 1 >= n as usize {
+        if !self.count_lines && self.cells.len + self.rows.len + 1 >= n as usize {
             // More moves than the game was reset for: from the one that
             // could fill a line on, the sums are kept.
             self.start_counting(n)?;
@@ -1062,6 +1243,40 @@ impl<S: CellSlot> Sparse<S> {
         if self.count_lines && !self.flat_in_use {
             self.lines.make_room(2, LINE_VALUE_BITS, hash)?;
         }
+        if self.rows.in_use {
+            return self.place_in_rows(n, [r, c], mover);
+        }
+        let hash = self.hash(sparse_key(n, r, c) + 1);
+        Ok(self.place_with_room(n, [r, c], mover, hash))
+    }
+
+    /// [`place`](Self::place) in a game whose cells are in `rows`: in its
+    /// row's bucket, or in the table once the bucket is full.
+    #[inline(always)]
+    fn place_in_rows(
+        &mut self,
+        n: u32,
+        [r, c]: [u32; 2],
+        mover: Player,
+    ) -> Result<Option<(i32, i32)>, NoRoom> {
+        match self.rows.mark(r, c, mover == Player::Two) {
+            RowMark::Marked => Ok(Some(self.count_move(n, [r, c], mover))),
+            RowMark::Taken => Ok(None),
+            RowMark::Full => self.place_past_row(n, [r, c], mover),
+        }
+    }
+
+    /// A cell of a row whose bucket is full, in the table.
+    #[cold]
+    fn place_past_row(
+        &mut self,
+        n: u32,
+        [r, c]: [u32; 2],
+        mover: Player,
+    ) -> Result<Option<(i32, i32)>, NoRoom> {
+        let hasher = self.hasher.clone();
+        self.cells
+            .make_room(1, CELL_VALUE_BITS, |key| hasher.hash_one(key))?;
         let hash = self.hash(sparse_key(n, r, c) + 1);
         Ok(self.place_with_room(n, [r, c], mover, hash))
     }
@@ -1082,12 +1297,19 @@ impl<S: CellSlot> Sparse<S> {
             empty,
             key << CELL_VALUE_BITS | u64::from(mover == Player::Two),
         );
+        Some(self.count_move(n, [r, c], mover))
+    }
+
+    /// Adds a move kept in the cells to its row's and column's sums: their
+    /// new sums (0 and 0 in a game that keeps none).
+    #[inline(always)]
+    fn count_move(&mut self, n: u32, [r, c]: [u32; 2], mover: Player) -> (i32, i32) {
         if !self.count_lines {
-            return Some((0, 0));
+            return (0, 0);
         }
         let row = self.add(u64::from(r), mover.sign());
         let col = self.add(u64::from(n) + u64::from(c), mover.sign());
-        Some((row, col))
+        (row, col)
     }
 
     /// Starts bringing into the cache the slots a move will look at, so
@@ -1101,7 +1323,11 @@ impl<S: CellSlot> Sparse<S> {
         let cell = sparse_key(n, r, c).wrapping_add(1);
         let row = u64::from(r) + 1;
         let col = u64::from(n) + u64::from(c) + 1;
-        crate::simd::prefetch(&cells.slots, cells.place(self.hash(cell)));
+        if self.rows.in_use {
+            self.rows.prefetch(u64::from(r));
+        } else {
+            crate::simd::prefetch(&cells.slots, cells.place(self.hash(cell)));
+        }
         if !self.count_lines || self.flat_in_use {
             return;
         }
@@ -1150,7 +1376,7 @@ impl<S: CellSlot> Sparse<S> {
             self.flat_in_use = true;
             self.flat_touched_complete = true;
         }
-        if self.cells.len == 0 {
+        if self.cells.len == 0 && self.rows.len == 0 {
             // Counting from the start of a game: no cell to go through, and
             // the table may be megabytes of empty slots.
             self.count_lines = true;
@@ -1177,6 +1403,22 @@ impl<S: CellSlot> Sparse<S> {
             self.add(u64::from(n) + key % u64::from(n), sign);
         }
         self.cells.slots = cells;
+        let rows = std::mem::take(&mut self.rows);
+        for (r, c, second) in rows.cells() {
+            if counted.is_err() {
+                break;
+            }
+            if !self.flat_in_use {
+                counted = self.lines.make_room(2, LINE_VALUE_BITS, hash);
+                if counted.is_err() {
+                    break;
+                }
+            }
+            let sign = if second { -1 } else { 1 };
+            self.add(u64::from(r), sign);
+            self.add(u64::from(n) + u64::from(c), sign);
+        }
+        self.rows = rows;
         if counted.is_err() {
             self.lines.clear();
             return counted;
@@ -1426,22 +1668,35 @@ impl<S: CellSlot> LargeBoard for Sparse<S> {
         } else {
             // The sums start at the move that could fill a line (see
             // `place`): that move is `play`'s.
-            (n as usize).saturating_sub(self.cells.len + 1)
+            (n as usize).saturating_sub(self.cells.len + self.rows.len + 1)
         }
     }
 
+    /// The cell's hash, or its row where the rows' buckets hold the cells.
     #[inline(always)]
     fn locate(&self, n: u32, r: u32, c: u32) -> u64 {
+        if self.rows.in_use {
+            return u64::from(r);
+        }
         self.hash(sparse_key(n, r, c) + 1)
     }
 
     #[inline(always)]
-    fn prefetch(&self, hash: u64) {
-        crate::simd::prefetch(&self.cells.slots, self.cells.place(hash));
+    fn prefetch(&self, place: u64) {
+        if self.rows.in_use {
+            self.rows.prefetch(place);
+        } else {
+            crate::simd::prefetch(&self.cells.slots, self.cells.place(place));
+        }
     }
 
     #[inline(always)]
     fn mark(&mut self, n: u32, [r, c, mover]: [u32; 3], hash: u64) -> Option<(i32, i32)> {
+        if self.rows.in_use {
+            return self
+                .place_in_rows(n, [r, c], Player::of_index(mover))
+                .ok()?;
+        }
         let hasher = self.hasher.clone();
         // Asked for first, as `place` does.
         self.cells
@@ -2825,7 +3080,124 @@ mod tests {
         }
     }
 
-    type SparseGames = [(u32, bool, Vec<(u32, u32, bool)>)];
+    #[test]
+    fn a_long_game_kept_in_rows_plays_as_one_in_the_table_and_as_the_scan_engine() {
+        use rand::{RngExt, SeedableRng};
+        for n in [1025u32, 3001, 9001] {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(n));
+            let mut taken = std::collections::HashSet::new();
+            let mut moves = Vec::new();
+            let mut free_cell =
+                |rng: &mut rand_chacha::ChaCha8Rng,
+                 taken: &mut std::collections::HashSet<(u32, u32)>| loop {
+                    let (r, c) = (rng.random_range(0..n), rng.random_range(0..n));
+                    if r != 9 && taken.insert((r, c)) {
+                        return (r, c);
+                    }
+                };
+            // Eight moves a row at random, some in one row (past its
+            // bucket), some on a taken cell.
+            for i in 0..8 * n {
+                let (r, c) = if i % 97 == 0 {
+                    let (r, c) = (5, rng.random_range(0..n));
+                    taken.insert((r, c));
+                    (r, c)
+                } else {
+                    free_cell(&mut rng, &mut taken)
+                };
+                moves.push([r, c, 1 + i % 2]);
+                if i % 501 == 0 {
+                    moves.push([r, c, 1 + i % 2]);
+                }
+            }
+            // Then player 1 fills row 9, a row past its bucket, and wins.
+            for c in 0..n {
+                moves.push([9, c, 1]);
+                if c + 1 < n {
+                    let (r, c) = free_cell(&mut rng, &mut taken);
+                    moves.push([r, c, 2]);
+                }
+            }
+            let size = BoardSize::new(i64::from(n)).expect("valid size");
+            let declared = moves.len() as u64;
+            let play_all = |game: &mut TicTacToe| {
+                let mut results = Vec::new();
+                let mut at = 0;
+                while at < moves.len() {
+                    let mut outcomes = vec![0; moves.len() - at];
+                    match game.play_batch(&moves[at..], &mut outcomes) {
+                        Ok(()) => {
+                            results.extend(outcomes.iter().map(|&o| Ok(o)));
+                            at = moves.len();
+                        }
+                        Err((played, error)) => {
+                            results.extend(outcomes[..played].iter().map(|&o| Ok(o)));
+                            results.push(Err(error));
+                            at += played + 1;
+                        }
+                    }
+                }
+                results
+            };
+            let mut in_rows = TicTacToe::with_rules(size, Rules::default());
+            in_rows.reset_for_moves(size, declared);
+            assert!(
+                in_rows.store == Store::Narrow && in_rows.narrow.rows.in_use,
+                "N = {n}"
+            );
+            // Declaring more moves than rows suit: the table (the bitmaps
+            // on N = 1025, whose game is then long enough for them).
+            let mut in_table = TicTacToe::with_rules(size, Rules::default());
+            in_table.reset_for_moves(size, 25 * u64::from(n));
+            assert!(!in_table.narrow.rows.in_use, "N = {n}");
+            assert_eq!(in_table.store == Store::Packed, n == 1025, "N = {n}");
+            let scan_rules = Rules {
+                engine: EngineKind::Scan,
+                ..Rules::default()
+            };
+            let mut by_scan = TicTacToe::with_rules(size, scan_rules);
+            let results = play_all(&mut in_rows);
+            assert_eq!(
+                results,
+                play_all(&mut in_table),
+                "N = {n}, rows against the table"
+            );
+            assert_eq!(
+                results,
+                play_all(&mut by_scan),
+                "N = {n}, rows against the scan engine"
+            );
+            assert_eq!(results.last(), Some(&Ok(1)), "N = {n}: row 9 wins");
+            assert!(
+                results.iter().filter(|result| result.is_err()).count() >= 8,
+                "N = {n}: taken cells refused"
+            );
+            for &[r, c, _] in moves.iter().step_by(7) {
+                assert_eq!(
+                    in_rows.cell(r, c),
+                    in_table.cell(r, c),
+                    "N = {n}, ({r}, {c})"
+                );
+                assert_eq!(
+                    in_rows.cell(r, c ^ 1),
+                    in_table.cell(r, c ^ 1),
+                    "N = {n}, ({r}, {c} ^ 1)"
+                );
+                for line in [Line::Row(r), Line::Column(c)] {
+                    assert_eq!(
+                        in_rows.line_sum(line),
+                        in_table.line_sum(line),
+                        "N = {n}, {line}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Games on a sparse store: N, whether line sums are kept from the
+    /// start, whether the game declares enough moves to keep its cells in
+    /// rows' buckets, and the moves.
+    type SparseGames = [(u32, bool, bool, Vec<(u32, u32, bool)>)];
 
     /// A run of `games` on one sparse store of `S` cells against maps of
     /// the moves played (see the property below).
@@ -2840,9 +3212,16 @@ mod tests {
                 n - 1 - ((u64::from(c) * 104_729) % u64::from(n)) as u32,
             )
         };
-        for &(n, count_lines, ref moves) in games {
+        for &(n, count_lines, in_rows, ref moves) in games {
             // Without line sums from the start, they are taken up at move N.
             sparse.reset(n, count_lines);
+            if in_rows {
+                // Declared, not played: a small board's rows spill over
+                // into the table, a large one's do not.
+                let size = BoardSize::new(i64::from(n)).expect("valid size");
+                sparse.expect_moves(size, 16 * u64::from(n));
+                proptest::prop_assert_eq!(sparse.rows.in_use, n <= ROW_CELLS_MAX_N);
+            }
             let mut cells = std::collections::HashMap::new();
             let mut sums = std::collections::HashMap::new();
             for &(r, c, second) in moves {
@@ -2950,7 +3329,8 @@ mod tests {
         fn the_sparse_store_keeps_what_maps_of_the_moves_keep(
             games in proptest::collection::vec(
                 (
-                    proptest::sample::select(vec![5u32, 30, 9000, NARROW_MAX_N, 70_000, 1_000_000_000]),
+                    proptest::sample::select(vec![5u32, 30, 60, 9000, ROW_CELLS_MAX_N, NARROW_MAX_N, 70_000, 1_000_000_000]),
+                    proptest::bool::ANY,
                     proptest::bool::ANY,
                     proptest::collection::vec((0u32..200, 0u32..200, proptest::bool::ANY), 0..700),
                 ),
@@ -2958,7 +3338,7 @@ mod tests {
             ),
         ) {
             sparse_store_keeps_what_maps_keep::<u64>(&games)?;
-            let narrow: Vec<_> = games.into_iter().filter(|&(n, _, _)| n <= NARROW_MAX_N).collect();
+            let narrow: Vec<_> = games.into_iter().filter(|&(n, _, _, _)| n <= NARROW_MAX_N).collect();
             sparse_store_keeps_what_maps_keep::<u32>(&narrow)?;
         }
 
