@@ -3087,7 +3087,7 @@ mod tests {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(n));
             let mut taken = std::collections::HashSet::new();
             let mut moves = Vec::new();
-            let mut free_cell =
+            let free_cell =
                 |rng: &mut rand_chacha::ChaCha8Rng,
                  taken: &mut std::collections::HashSet<(u32, u32)>| loop {
                     let (r, c) = (rng.random_range(0..n), rng.random_range(0..n));
