@@ -597,6 +597,10 @@ impl<'scope, J: Send, D: Send> Ordered<'scope, J, D> {
             }),
             ready: Condvar::new(),
         });
+        // This thread's job state first, while the address space is
+        // freest: under a cap, a worker's stack is then what the system
+        // refuses (done without), not this state's memory, whose lack aborts.
+        let local: Box<dyn FnMut(J) -> D + 'scope> = Box::new(worker());
         let (done_sender, results) = channel::<(usize, Option<D>)>();
         let mut started = 0;
         for _ in 0..workers.max(1) {
@@ -628,7 +632,7 @@ impl<'scope, J: Send, D: Send> Ordered<'scope, J, D> {
         }
         (started > 0).then(|| Ordered {
             queue,
-            local: Box::new(worker()),
+            local,
             results,
             early: std::iter::repeat_with(|| None).take(IN_FLIGHT * started).collect(),
             workers: started,
