@@ -739,7 +739,7 @@ struct Pool<'scope> {
 }
 
 impl Pool<'_> {
-    /// Sends a part to the next worker, first writing the oldest part's
+    /// Queues a part for the workers, first writing the oldest part's
     /// output if the workers have enough in hand.
     fn send<W: Write>(&mut self, part: Part, output: &mut Sequencer<'_, W>) -> Result<(), Error> {
         let bytes = in_flight_bytes(&part);

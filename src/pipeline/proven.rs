@@ -302,7 +302,7 @@ struct Parts<'scope, D> {
 }
 
 impl<D: Send> Parts<'_, D> {
-    /// Hands a part to the next worker, first taking the oldest parts'
+    /// Queues a part for the workers, first taking the oldest parts'
     /// results while the workers have as many as they may hold, or the
     /// parts in hand hold enough memory.
     fn hand_out<S: InOrder<D>>(&mut self, part: Part, in_order: &mut S) -> Result<(), Stop> {
