@@ -78,9 +78,12 @@ enum Limit {
     None,
     /// One process, as `nobody` when the tests run as root.
     OneProcess,
-    /// A 16 MiB address space.
-    Memory,
+    /// An address space of this many MiB.
+    Memory(u64),
 }
+
+/// The address space of a small sandbox.
+const SIXTEEN_MIB: Limit = Limit::Memory(16);
 
 /// Runs the placed binary with `args` (`@NAME` names a placed file) under
 /// `limit`, in the placed folder, with `stdin` as standard input.
@@ -103,9 +106,11 @@ fn run(limit: Limit, args: &[&str], stdin: Option<&str>) -> Output {
             command.arg("--nproc=1").arg(&place.binary);
             command
         }
-        Limit::Memory => {
+        Limit::Memory(mib) => {
             let mut command = Command::new("prlimit");
-            command.arg(format!("--as={}", 16 << 20)).arg(&place.binary);
+            command
+                .arg(format!("--as={}", mib << 20))
+                .arg(&place.binary);
             command
         }
     };
@@ -195,7 +200,7 @@ fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
         for (args, stdin) in judge_commands(size) {
             let args = as_strs(&args);
             let free = run(Limit::None, &args, stdin.as_deref());
-            let confined = run(Limit::Memory, &args, stdin.as_deref());
+            let confined = run(SIXTEEN_MIB, &args, stdin.as_deref());
             let stderr = String::from_utf8_lossy(&confined.stderr);
             if confined.status.code() == Some(71) {
                 assert!(stderr.contains("out of memory"), "{args:?}: {stderr}");
@@ -207,6 +212,38 @@ fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
                 "{args:?}: {stderr}"
             );
             assert_eq!(confined.stdout, free.stdout, "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn caps_that_hold_the_threads_arenas_and_little_else_give_the_usual_result() {
+    // glibc reserves 64 MiB of address space for each thread's arena.
+    // Just above what two, three or four workers' arenas take, runs
+    // aborted where an allocation that cannot fail failed, or stopped with
+    // "out of memory" on an input one thread solves in a few MiB.
+    let tries = [
+        (None, [138, 140, 142]),
+        (Some("3"), [202, 204, 206]),
+        (Some("4"), [266, 268, 270]),
+    ];
+    for (args, stdin) in judge_commands("large") {
+        let free = run(Limit::None, &as_strs(&args), stdin.as_deref());
+        for (threads, caps) in tries {
+            let mut args = args.clone();
+            if let Some(threads) = threads {
+                // After the subcommand's name, before the files.
+                let at = usize::from(!args[0].starts_with('@'));
+                args.splice(at..at, ["--threads".to_owned(), threads.to_owned()]);
+            }
+            let args = as_strs(&args);
+            for cap in caps {
+                let confined = run(Limit::Memory(cap), &args, stdin.as_deref());
+                let stderr = String::from_utf8_lossy(&confined.stderr);
+                let context = format!("{args:?} under {cap} MiB: {stderr}");
+                assert_eq!(confined.status.code(), free.status.code(), "{context}");
+                assert!(confined.stdout == free.stdout, "{context}");
+            }
         }
     }
 }
@@ -241,7 +278,7 @@ fn threads_asked_for_under_sixteen_mib_give_the_answer_not_an_abort() {
         assert_eq!(free.status.code(), Some(0));
         for threads in ["2", "3", "8"] {
             let args = ["--threads", threads, input];
-            let confined = run(Limit::Memory, &args, None);
+            let confined = run(SIXTEEN_MIB, &args, None);
             let stderr = String::from_utf8_lossy(&confined.stderr);
             assert_eq!(confined.status.code(), Some(0), "{args:?}: {stderr}");
             assert!(confined.stdout == free.stdout, "{args:?}");

@@ -8,7 +8,7 @@ use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::Format;
 use crate::format::cases::{self, Cases};
 use crate::game::{BoardSize, Outcome, Player, Rules, TicTacToe};
-use crate::pipeline::parallel::{Split, WORKER_STACK, address_space_is_tight};
+use crate::pipeline::parallel::{Split, WORKER_STACK, threads_that_fit};
 use crate::pipeline::pipe::pipe;
 use crate::pipeline::solve_any;
 use std::fmt::Write as _;
@@ -45,10 +45,29 @@ struct Sources {
     expected: Option<Rereadable>,
 }
 
+/// The threads a check may use under a cap on the address space: besides
+/// the solver's workers, it may start two of its own (the comparison with
+/// the answer, the solver), each with its allocator's arena; under a tight
+/// cap, none.
+fn threads_under_cap(asked: usize) -> usize {
+    let fit = threads_that_fit();
+    if fit == usize::MAX {
+        return asked;
+    }
+    let workers = Split {
+        workers: asked,
+        ..Split::default()
+    }
+    .workers();
+    match workers.min(fit.saturating_sub(2)) {
+        0 | 1 => 1,
+        workers => workers,
+    }
+}
+
 /// Reaches a verdict.
 pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
-    // Under a tight memory cap no thread is started.
-    let threads = if address_space_is_tight() { 1 } else { config.threads };
+    let threads = threads_under_cap(config.threads);
     let config = &CheckFiles {
         threads,
         ..config.clone()

@@ -113,42 +113,60 @@ const MOST_WORKERS: usize = 8;
 pub const MOST_THREADS: usize = 64;
 
 impl Split {
-    /// The threads to solve on: as set, or one a core, at most 8; one,
-    /// whatever was set, under a tight cap on memory.
+    /// The threads to solve on: as set, or one a core, at most 8; and no
+    /// more than a cap on memory leaves room for ([`threads_that_fit`]).
     ///
     /// Why not more: each worker keeps a board and parts of the input, so
     /// memory grows with the workers, and on 2 cores 4 workers were no
     /// faster than 2 (docs/PERFORMANCE.md has the figures).
     pub fn workers(&self) -> usize {
-        match self.workers {
-            _ if address_space_is_tight() => 1,
+        let asked = match self.workers {
             0 => std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_WORKERS)),
             workers => workers.min(MOST_THREADS),
+        };
+        match asked.min(threads_that_fit()) {
+            // One worker beside this thread is no faster than this thread alone.
+            0 | 1 => 1,
+            workers => workers,
         }
     }
 }
 
-/// An address-space limit below this (a sandbox's memory cap) makes any
-/// thread count one: each worker holds parts of a few MiB, and their stacks
-/// and buffers would not fit beside the input's own. (Asked for anyway
-/// under 16 MiB, three workers aborted or hung where an allocation failed
-/// in the standard library's own code.)
+/// The address space a thread is counted to need under a cap (a sandbox's
+/// `RLIMIT_AS`), and this thread too, for the program, the input's
+/// buffers and the boards. Why this much: glibc reserves an arena of
+/// 64 MiB of address space for each thread that allocates. Under a cap
+/// that held the workers' arenas but not much else (about 140 MiB with
+/// two workers) a run aborted where an allocation that cannot fail
+/// failed, or stopped with "out of memory" on an input one thread solves
+/// in 7 MiB; below it, glibc made no arenas and the run went through.
 #[cfg_attr(not(unix), allow(dead_code))]
-const TIGHT_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
+const THREAD_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
 
-/// Whether the process may map less than [`TIGHT_ADDRESS_SPACE`] bytes, so
-/// that no thread should be started.
-pub fn address_space_is_tight() -> bool {
+/// How many worker threads the cap on the address space leaves room for,
+/// beside this thread: no limit without a cap.
+pub fn threads_that_fit() -> usize {
     #[cfg(unix)]
     {
-        let limit = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS);
-        limit.is_ok_and(|(soft, _)| soft < TIGHT_ADDRESS_SPACE)
+        match nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS) {
+            Ok((soft, _)) if soft != nix::sys::resource::RLIM_INFINITY => {
+                let shares = soft / THREAD_ADDRESS_SPACE;
+                usize::try_from(shares.saturating_sub(1)).unwrap_or(usize::MAX)
+            }
+            _ => usize::MAX,
+        }
     }
     // Windows has no such limit on a process.
     #[cfg(not(unix))]
     {
-        false
+        usize::MAX
     }
+}
+
+/// Whether the cap on the address space leaves no room for two workers,
+/// so that no thread should be started.
+pub fn address_space_is_tight() -> bool {
+    threads_that_fit() < 2
 }
 
 impl Default for Split {
