@@ -133,15 +133,21 @@ impl Split {
 }
 
 /// The address space a thread is counted to need under a cap (a sandbox's
-/// `RLIMIT_AS`), and this thread too, for the program, the input's
-/// buffers and the boards. Why this much: glibc reserves an arena of
-/// 64 MiB of address space for each thread that allocates. Under a cap
-/// that held the workers' arenas but not much else (about 140 MiB with
-/// two workers) a run aborted where an allocation that cannot fail
+/// `RLIMIT_AS`). Why this much: glibc gives each thread that allocates an
+/// arena of 64 MiB of address space, and while making it reserves twice
+/// that, then gives half back; threads that start together reserve at
+/// once. Under a cap that held the workers' arenas but not much else
+/// (about 140 MiB with two workers), and rarely under one of 64 MiB a
+/// thread plus 64 MiB, a run aborted where an allocation that cannot fail
 /// failed, or stopped with "out of memory" on an input one thread solves
-/// in 7 MiB; below it, glibc made no arenas and the run went through.
+/// in 7 MiB.
 #[cfg_attr(not(unix), allow(dead_code))]
-const THREAD_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
+const THREAD_ADDRESS_SPACE: u64 = 128 * 1024 * 1024;
+
+/// The address space counted for everything but the threads: the program,
+/// the input's buffers, the boards.
+#[cfg_attr(not(unix), allow(dead_code))]
+const REST_ADDRESS_SPACE: u64 = 64 * 1024 * 1024;
 
 /// How many worker threads the cap on the address space leaves room for,
 /// beside this thread: no limit without a cap.
@@ -150,8 +156,8 @@ pub fn threads_that_fit() -> usize {
     {
         match nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS) {
             Ok((soft, _)) if soft != nix::sys::resource::RLIM_INFINITY => {
-                let shares = soft / THREAD_ADDRESS_SPACE;
-                usize::try_from(shares.saturating_sub(1)).unwrap_or(usize::MAX)
+                let threads = soft.saturating_sub(REST_ADDRESS_SPACE) / THREAD_ADDRESS_SPACE;
+                usize::try_from(threads).unwrap_or(usize::MAX)
             }
             _ => usize::MAX,
         }
