@@ -125,7 +125,7 @@ impl Split {
             workers => workers.min(MOST_THREADS),
         };
         match asked.min(threads_that_fit()) {
-            // One worker beside this thread is no faster than this thread alone.
+            // The pool is for two workers or more; with fewer the input is one stream.
             0 | 1 => 1,
             workers => workers,
         }
