@@ -36,6 +36,7 @@ use crate::error::{Error, InputName};
 use crate::format::bytes::{CHUNK, Chunks, Resume, zeroed};
 use crate::format::coding_ninjas::cut::HeaderLines;
 use crate::format::coding_ninjas::read::{CaseHeader, MoveBatch, MoveFields, PartCases, Reader};
+use crate::format::coding_ninjas::short_cases::CaseRun;
 use crate::format::coding_ninjas::split::{Next, PART_BYTES, Part, Splitter};
 use crate::format::cut;
 use crate::game::Rules;
@@ -1109,13 +1110,34 @@ fn solve_cases_inline<C: Cpu, R: Read, W: Write>(
         play_moves_inline(cpu, reader, game, writer, left, &mut batch, &mut outcomes)?;
         writer.end_case().map_err(Error::Write)?;
     }
-    while let Some(case) = reader.next_case()? {
+    let mut run = CaseRun::default();
+    loop {
+        // Whole short cases a block of tokens at a time, while they last.
+        let count = reader.read_short_cases(cpu, &mut run);
+        let mut played = 0;
+        while played < count {
+            let (size, moves) = run.case(played);
+            game.reset_for_moves(size, moves.len() as u64);
+            let outcomes = &mut outcomes[..moves.len()];
+            if game.play_batch(moves, outcomes).is_err() {
+                // The case is read again below, where its error is made.
+                break;
+            }
+            writer.begin_case();
+            writer.push_numbers(outcomes);
+            writer.end_case().map_err(Error::Write)?;
+            played += 1;
+        }
+        reader.pass_cases(&run, played);
+        // The case the run stopped before, the general way.
+        let Some(case) = reader.next_case()? else {
+            return Ok(());
+        };
         game.reset_for_moves(case.size, case.moves);
         writer.begin_case();
         play_moves_inline(cpu, reader, game, writer, case.moves, &mut batch, &mut outcomes)?;
         writer.end_case().map_err(Error::Write)?;
     }
-    Ok(())
 }
 
 /// Reads and plays the next `left` moves of the current case.

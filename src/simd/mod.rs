@@ -202,6 +202,83 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
     None
 }
 
+/// Values [`take_tokens`] may store: the room its `out` has.
+pub const TOKENS_STORED: usize = SLACK + 3;
+
+/// Reads the values of the tokens of the block in `window` whose last digit
+/// is marked in `ends` (bit i for the token ending at byte i + 1), in
+/// order, into the front of `out`; returns how many. The values are right
+/// when the block's bytes from 0 to the byte after the last token marked
+/// are digits and whitespace, byte 0 whitespace, and no token has more than
+/// four digits; the caller checks that ([`plain_tokens`] does both).
+///
+/// `None` in a build without AVX2: the caller reads the tokens another way.
+#[inline(always)]
+pub fn take_tokens<C: Cpu>(
+    cpu: C,
+    window: &[u8; WINDOW],
+    ends: u64,
+    out: &mut [u32; TOKENS_STORED],
+) -> Option<usize> {
+    let _ = cpu;
+    #[cfg(target_arch = "x86_64")]
+    if C::NEWER {
+        // SAFETY: a `Newer` value exists only on a CPU with AVX2; `out`
+        // has the room the function writes into.
+        return Some(unsafe { x86::take_tokens(window, ends, out) });
+    }
+    let _ = (window, ends, out);
+    None
+}
+
+/// The tokens [`take_tokens`] may read from a block with these masks: bit
+/// i of the result for the token ending at byte i + 1, up to the last
+/// whitespace byte, and that byte's index. `None` unless byte 0 is
+/// whitespace and every byte up to that last one is a digit or whitespace,
+/// with no run of more than four digits.
+#[inline(always)]
+pub fn plain_tokens(masks: &ByteMasks) -> Option<(u64, usize)> {
+    let ByteMasks {
+        digits, whitespace, ..
+    } = *masks;
+    if whitespace & 1 == 0 {
+        return None;
+    }
+    let last = 63 - whitespace.leading_zeros() as usize;
+    let region = u64::MAX >> (63 - last);
+    let five_digits = digits & (digits >> 1) & (digits >> 2) & (digits >> 3) & (digits >> 4);
+    if (digits | whitespace) & region != region || five_digits & (region >> 4) != 0 {
+        return None;
+    }
+    Some(((digits & ((whitespace & region) >> 1)) >> 1, last))
+}
+
+/// The index of the set bit of `mask` that has `k` set bits below it; 64
+/// when `mask` has no more than `k`. One instruction (`pdep`) in the newer
+/// build.
+#[inline(always)]
+pub fn nth_set_bit<C: Cpu>(cpu: C, mask: u64, k: u32) -> u32 {
+    let _ = cpu;
+    if k >= 64 {
+        return 64;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if C::NEWER {
+        // SAFETY: a `Newer` value exists only on a CPU with BMI2.
+        return unsafe { x86::nth_set_bit(mask, k) };
+    }
+    nth_set_bit_plain(mask, k)
+}
+
+/// [`nth_set_bit`], a bit at a time: the portable path, and the tests' oracle.
+#[inline(always)]
+pub fn nth_set_bit_plain(mut mask: u64, k: u32) -> u32 {
+    for _ in 0..k {
+        mask &= mask.wrapping_sub(1);
+    }
+    mask.trailing_zeros()
+}
+
 /// Asks the CPU to bring `slots[index]` into its cache, without waiting for
 /// it: a hint that lets a loop start the cache misses of the next items of
 /// a large table while it works on this one. Does nothing where x86-64's
@@ -240,6 +317,27 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn every_build_finds_the_nth_set_bit_as_the_plain_path_does(mask in any::<u64>(), k in 0u32..70) {
+            struct Nth(u64, u32);
+            impl Kernel for Nth {
+                type Output = u32;
+                #[inline(always)]
+                fn run<C: Cpu>(self, cpu: C) -> u32 {
+                    nth_set_bit(cpu, self.0, self.1)
+                }
+            }
+            let plain = if k < 64 { nth_set_bit_plain(mask, k) } else { 64 };
+            prop_assert_eq!(nth_set_bit(Baseline, mask, k), plain);
+            prop_assert_eq!(dispatch(Nth(mask, k)), plain);
+            if k < mask.count_ones() {
+                prop_assert_eq!((mask & ((1u64 << plain) - 1)).count_ones(), k);
+                prop_assert_eq!(mask >> plain & 1, 1);
+            } else {
+                prop_assert_eq!(plain, 64);
+            }
+        }
+
         #[test]
         fn every_build_classifies_bytes_as_the_plain_path_does(
             text in proptest::collection::vec(

@@ -8,7 +8,7 @@ use std::arch::x86_64::{
     _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu16_epi32,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
     _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_si256,
-    _mm256_storeu_si256, _mm256_subs_epu8,
+    _mm256_storeu_si256, _mm256_subs_epu8, _pdep_u64,
 };
 
 /// The masks of the first [`BLOCK`] bytes, 16 at a time: SSE2.
@@ -114,6 +114,172 @@ static PACK: [u64; 256] = {
     table
 };
 
+/// The digits of a block's tokens, a pair of them a byte: for the token
+/// ending at byte i + 1 of the window, byte i of `low` holds the value of
+/// its last two digits (with [`ENDS_LINE`] if an LF follows), byte i of
+/// `high` that of the two before them, or 0 if it has no more than two.
+/// `zeros` has bit i - 1 for a b'0' at byte i, when `CANONICAL`.
+struct DigitPairs {
+    low: [u8; 64],
+    high: [u8; 64],
+    zeros: u64,
+}
+
+/// Finds the [`DigitPairs`] of the block in `window`, whose bytes up to
+/// the last one that matters are digits and whitespace alone.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn digit_pairs<const CANONICAL: bool>(window: &[u8; WINDOW]) -> DigitPairs {
+    let mut pairs_of = DigitPairs {
+        low: [0u8; 64],
+        high: [0u8; 64],
+        zeros: 0,
+    };
+    // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
+    // the caller vouches for AVX2.
+    unsafe {
+        let zero = _mm256_set1_epi8(b'0' as i8);
+        // `pairs_within` of the half before: none before byte 1.
+        let mut earlier = _mm256_setzero_si256();
+        for half in 0..2 {
+            let at = window.as_ptr().add(32 * half);
+            let before = _mm256_loadu_si256(at.cast::<__m256i>());
+            let here = _mm256_loadu_si256(at.add(1).cast::<__m256i>());
+            if CANONICAL {
+                let zero = _mm256_cmpeq_epi8(here, _mm256_set1_epi8(b'0' as i8));
+                pairs_of.zeros |= u64::from(_mm256_movemask_epi8(zero) as u32) << (32 * half);
+            }
+            let after = _mm256_loadu_si256(at.add(2).cast::<__m256i>());
+            // Saturating, so whitespace before a digit counts as 0. Times
+            // ten in 16-bit lanes: every byte that matters is at most 9, so
+            // no product carries into its neighbour.
+            let tens = _mm256_mullo_epi16(_mm256_subs_epu8(before, zero), _mm256_set1_epi16(10));
+            let pairs = _mm256_add_epi8(_mm256_subs_epu8(here, zero), tens);
+            // The bytes that matter are digits and whitespace alone: a
+            // digit is any byte above b'/'.
+            let is_digit = |bytes| _mm256_cmpgt_epi8(bytes, _mm256_set1_epi8(b'/' as i8));
+            // The pairs that are a token's digits and not its last two.
+            let pairs_within = _mm256_and_si256(pairs, _mm256_and_si256(is_digit(here), is_digit(after)));
+            // The same two bytes later, across the halves' 16-byte lanes:
+            // byte i of the result is byte i - 2 of `pairs_within`.
+            let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
+            let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
+            earlier = pairs_within;
+            let ends_line = _mm256_and_si256(
+                _mm256_cmpeq_epi8(after, _mm256_set1_epi8(b'\n' as i8)),
+                _mm256_set1_epi8(ENDS_LINE as i8),
+            );
+            _mm256_storeu_si256(
+                pairs_of.low.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                _mm256_or_si256(pairs, ends_line),
+            );
+            _mm256_storeu_si256(
+                pairs_of.high.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                two_before,
+            );
+        }
+    }
+    pairs_of
+}
+
+/// What [`pack_values`] packed.
+struct Packed {
+    /// Values stored.
+    count: usize,
+    /// Bit k for the k-th value stored when an LF follows its token.
+    marks: u64,
+    /// Whether every token marked was packed.
+    all_packed: bool,
+}
+
+/// Packs the values of the tokens marked in `ends` (bit i for the token
+/// ending at byte i + 1), in order, straight into `out`, eight bytes of
+/// [`DigitPairs`] at a time; each is its low pair plus 100 times its high
+/// one. Stops once `most` values are packed.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn pack_values(pairs: &DigitPairs, ends: u64, out: &mut [u32; STORED], most: usize) -> Packed {
+    // Nothing is read back from memory: a load spanning stores made at
+    // varying offsets just before waits for them to reach the cache. A
+    // block holds at most 31 tokens (each takes a digit and a separator,
+    // and byte 0 is not a digit).
+    let mut packed = Packed {
+        count: 0,
+        marks: 0,
+        all_packed: true,
+    };
+    for group in 0..8 {
+        let mask = (ends >> (8 * group)) as u8;
+        let held = mask.count_ones() as usize;
+        let count = packed.count;
+        // SAFETY: 8 bytes are read from `low` and `high` at 8 x `group` <=
+        // 56, and 8 values written to `out` at `count` <= 31 (STORED = 31 +
+        // 8); the caller vouches for AVX2, which brings SSSE3 and SSE4.1.
+        unsafe {
+            let pattern = _mm_loadl_epi64(PACK.as_ptr().add(usize::from(mask)).cast::<__m128i>());
+            let pack = |bytes: &[u8; 64]| {
+                let bytes = _mm_loadl_epi64(bytes.as_ptr().add(8 * group).cast::<__m128i>());
+                _mm_shuffle_epi8(bytes, pattern)
+            };
+            let (low, high) = (pack(&pairs.low), pack(&pairs.high));
+            let ended = _mm_movemask_epi8(low) as u32 & ((1 << held) - 1);
+            packed.marks |= u64::from(ended) << count;
+            let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
+            // Byte pairs (low, high) times (1, 100), summed: at most 9999.
+            let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
+            let values = _mm256_cvtepu16_epi32(values);
+            _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
+        }
+        packed.count += held;
+        // The values asked for are packed, or no token is left: the rest
+        // of the groups would pack nothing used (a case of one move asks
+        // for one line, and its block holds eight).
+        if packed.count >= most {
+            packed.all_packed = (ends >> (8 * group) >> 8) == 0;
+            break;
+        }
+        if (ends >> (8 * group) >> 8) == 0 {
+            break;
+        }
+    }
+    packed
+}
+
+/// [`super::nth_set_bit`] in one instruction.
+///
+/// # Safety
+///
+/// The CPU must have BMI2; `k` must be below 64.
+#[inline(always)]
+pub(super) unsafe fn nth_set_bit(mask: u64, k: u32) -> u32 {
+    // SAFETY: the caller vouches for BMI2.
+    unsafe { _pdep_u64(1 << k, mask).trailing_zeros() }
+}
+
+/// Reads the values of the tokens marked in `ends` (bit i for the token
+/// ending at byte i + 1) of the block in `window` into `out`, in order,
+/// and returns how many. The block's bytes from 0 to the byte after the
+/// last token marked must be digits and whitespace, byte 0 whitespace, and
+/// no token of more than four digits.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[inline(always)]
+pub(super) unsafe fn take_tokens(window: &[u8; WINDOW], ends: u64, out: &mut [u32; STORED]) -> usize {
+    // SAFETY: the caller vouches for AVX2.
+    unsafe {
+        let pairs = digit_pairs::<false>(window);
+        pack_values(&pairs, ends, out, STORED).count
+    }
+}
+
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
 /// [`LineMasks::all_usual`]: tokens of one to four digits) that hold
 /// exactly three tokens each, at most
@@ -147,107 +313,23 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     // A token ends at byte i when byte i + 1 is a space or an LF; the
     // bytes read start at byte 1 (byte 0 is an LF), so bit i - 1 marks it.
     let ends = (digits & (((spaces | newlines) & lines) >> 1)) >> 1;
-    // For the token ending at byte i + 1, byte i of `low` holds the value
-    // of its last two digits (and ENDS_LINE if an LF follows), byte i of
-    // `high` that of the two before them, or 0 if it has no more than two.
-    let mut low = [0u8; 64];
-    let mut high = [0u8; 64];
-    // Bit i - 1 for a b'0' at byte i, as `ends`.
-    let mut zeros = 0u64;
-    // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
-    // the caller vouches for AVX2.
-    unsafe {
-        let zero = _mm256_set1_epi8(b'0' as i8);
-        // `pairs_within` of the half before: none before byte 1.
-        let mut earlier = _mm256_setzero_si256();
-        for half in 0..2 {
-            let at = window.as_ptr().add(32 * half);
-            let before = _mm256_loadu_si256(at.cast::<__m256i>());
-            let here = _mm256_loadu_si256(at.add(1).cast::<__m256i>());
-            if CANONICAL {
-                let zero = _mm256_cmpeq_epi8(here, _mm256_set1_epi8(b'0' as i8));
-                zeros |= u64::from(_mm256_movemask_epi8(zero) as u32) << (32 * half);
-            }
-            let after = _mm256_loadu_si256(at.add(2).cast::<__m256i>());
-            // Saturating, so a space or an LF before a digit counts as 0.
-            // Times ten in 16-bit lanes: every byte that matters is at most
-            // 9, so no product carries into its neighbour.
-            let tens = _mm256_mullo_epi16(_mm256_subs_epu8(before, zero), _mm256_set1_epi16(10));
-            let pairs = _mm256_add_epi8(_mm256_subs_epu8(here, zero), tens);
-            // A usual block holds digits, spaces and LFs alone: a digit is
-            // any byte above b'/'.
-            let is_digit = |bytes| _mm256_cmpgt_epi8(bytes, _mm256_set1_epi8(b'/' as i8));
-            // The pairs that are a token's digits and not its last two.
-            let pairs_within = _mm256_and_si256(pairs, _mm256_and_si256(is_digit(here), is_digit(after)));
-            // The same two bytes later, across the halves' 16-byte lanes:
-            // byte i of the result is byte i - 2 of `pairs_within`.
-            let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
-            let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
-            earlier = pairs_within;
-            let ends_line = _mm256_and_si256(
-                _mm256_cmpeq_epi8(after, _mm256_set1_epi8(b'\n' as i8)),
-                _mm256_set1_epi8(ENDS_LINE as i8),
-            );
-            _mm256_storeu_si256(
-                low.as_mut_ptr().add(32 * half).cast::<__m256i>(),
-                _mm256_or_si256(pairs, ends_line),
-            );
-            _mm256_storeu_si256(high.as_mut_ptr().add(32 * half).cast::<__m256i>(), two_before);
-        }
-    }
+    // SAFETY: the caller vouches for AVX2.
+    let pairs = unsafe { digit_pairs::<CANONICAL>(window) };
     if CANONICAL {
         // A token's first digit is a 0 with a digit after it.
         let digits_read = digits >> 1;
         let starts = digits_read & !(digits_read << 1);
-        if zeros & starts & (digits_read >> 1) & (lines >> 1) != 0 {
+        if pairs.zeros & starts & (digits_read >> 1) & (lines >> 1) != 0 {
             return (0, 0);
         }
     }
-    // Pack the numbers where tokens end, eight bytes at a time, straight
-    // into `out`, and their "ends a line" bits into `marks`; each is its
-    // low pair plus 100 times its high one. Nothing is
-    // read back from memory: a load spanning stores made at varying
-    // offsets just before waits for them to reach the cache. A block holds
-    // at most 31 tokens (each takes a digit and a separator, and byte 0 is
-    // an LF).
     let out: &mut [u32; STORED] = (&mut out[..STORED]).try_into().expect("STORED values");
-    let mut marks = 0u64;
-    let mut count = 0;
-    // Whether every token of the block is packed.
-    let mut all_packed = true;
-    for group in 0..8 {
-        let mask = (ends >> (8 * group)) as u8;
-        let held = mask.count_ones() as usize;
-        // SAFETY: 8 bytes are read from `low` and `high` at 8 x `group` <=
-        // 56, and 8 values written to `out` at `count` <= 31 (STORED = 31 +
-        // 8); the caller vouches for AVX2, which brings SSSE3 and SSE4.1.
-        unsafe {
-            let pattern = _mm_loadl_epi64(PACK.as_ptr().add(usize::from(mask)).cast::<__m128i>());
-            let pack = |bytes: &[u8; 64]| {
-                let bytes = _mm_loadl_epi64(bytes.as_ptr().add(8 * group).cast::<__m128i>());
-                _mm_shuffle_epi8(bytes, pattern)
-            };
-            let (low, high) = (pack(&low), pack(&high));
-            let ended = _mm_movemask_epi8(low) as u32 & ((1 << held) - 1);
-            marks |= u64::from(ended) << count;
-            let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
-            // Byte pairs (low, high) times (1, 100), summed: at most 9999.
-            let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
-            let values = _mm256_cvtepu16_epi32(values);
-            _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
-        }
-        count += held;
-        // The lines asked for are packed, or no token is left: the rest of
-        // the groups would pack nothing used (a case of one move asks for
-        // one line, and its block holds eight).
-        if count >= 3 * most {
-            all_packed = (ends >> (8 * group) >> 8) == 0;
-            break;
-        }
-        if (ends >> (8 * group) >> 8) == 0 {
-            break;
-        }
-    }
+    // SAFETY: the caller vouches for AVX2.
+    let Packed {
+        count,
+        marks,
+        all_packed,
+    } = unsafe { pack_values(&pairs, ends, out, 3 * most) };
     // The lines that hold three tokens each, up to the first that does not.
     let marks = marks as u32;
     let real = (1u64 << count).wrapping_sub(1) as u32;

@@ -9,6 +9,7 @@ use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
 use crate::format::bytes::{
     BlockTokens, Chunks, LongInt, Scanned, buffered_count, is_space, scan_int, window_at,
 };
+use crate::format::coding_ninjas::short_cases::{CaseRun, read_short_cases};
 use crate::format::lines::{BATCH, Moves, read_usual_lines};
 use crate::game::{BoardSize, MoveError, MoveField};
 use crate::simd::Cpu;
@@ -294,6 +295,41 @@ impl<R: Read> Reader<R> {
         }
         self.moves = moves;
         Ok(Some(CaseHeader { size, moves }))
+    }
+
+    /// Reads into `run` the whole short cases buffered from the reading
+    /// position on ([`read_short_cases`]), without moving the reader:
+    /// [`pass_cases`](Reader::pass_cases) moves it past those the caller
+    /// plays. None while a case is in progress, before T is read, or when
+    /// the reader's cases are read.
+    #[inline(always)]
+    pub fn read_short_cases<C: Cpu>(&self, cpu: C, run: &mut CaseRun) -> usize {
+        let Some(cases) = self.cases else {
+            return 0;
+        };
+        let last = self.last_case.map_or(cases, |last| last.min(cases));
+        if self.r#move != self.moves || self.case >= last {
+            return 0;
+        }
+        read_short_cases(cpu, self.chunks.bytes(), self.chunks.pos, last - self.case, run)
+    }
+
+    /// Moves the reader past the first `count` cases of `run`, which the
+    /// last [`read_short_cases`](Reader::read_short_cases) read, as
+    /// reading them one by one would.
+    #[inline(always)]
+    pub fn pass_cases(&mut self, run: &CaseRun, count: usize) {
+        let Some(last) = count.checked_sub(1) else {
+            return;
+        };
+        let (_, moves) = run.case(last);
+        self.block = BlockTokens::default();
+        self.chunks.unpin_all();
+        self.chunks.pos = run.end_of(last);
+        self.chunks.keep = self.chunks.pos;
+        self.case += count as u64;
+        self.moves = moves.len() as u64;
+        self.r#move = self.moves;
     }
 
     /// Reads the next move of the current case. Call it exactly Q times.
