@@ -1111,9 +1111,21 @@ fn solve_cases_inline<C: Cpu, R: Read, W: Write>(
         writer.end_case().map_err(Error::Write)?;
     }
     let mut run = CaseRun::default();
+    // Cases to read the general way before trying a run again, and how
+    // many tries in a row read none: a file whose cases a run does not
+    // take (long games, long tokens) tries once in up to 64 cases.
+    let (mut skip, mut misses) = (0u32, 0u32);
     loop {
         // Whole short cases a block of tokens at a time, while they last.
-        let count = reader.read_short_cases(cpu, &mut run);
+        let count = if skip > 0 {
+            skip -= 1;
+            0
+        } else {
+            let count = reader.read_short_cases(cpu, &mut run);
+            misses = if count == 0 { (misses + 1).min(6) } else { 0 };
+            skip = (1 << misses) - 1;
+            count
+        };
         let mut played = 0;
         while played < count {
             let (size, moves) = run.case(played);
