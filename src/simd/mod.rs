@@ -205,19 +205,28 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
 /// Values [`take_tokens`] may store: the room its `out` has.
 pub const TOKENS_STORED: usize = SLACK + 3;
 
-/// Reads the values of the tokens of the block in `window` whose last digit
-/// is marked in `ends` (bit i for the token ending at byte i + 1), in
-/// order, into the front of `out`; returns how many. The values are right
-/// when the block's bytes from 0 to the byte after the last token marked
-/// are digits and whitespace, byte 0 whitespace, and no token has more than
-/// four digits; the caller checks that ([`plain_tokens`] does both).
+/// The plain tokens of a block, found by [`plain_tokens`]: what
+/// [`take_tokens`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainTokens {
+    /// Bit i for the token whose last digit is byte i + 1.
+    pub ends: u64,
+    /// The index of the block's last whitespace byte, after the last token.
+    pub last: usize,
+    /// Whether a token has more than four digits (eight at most).
+    pub wide: bool,
+}
+
+/// Reads the values of the tokens of the block in `window` that `tokens`
+/// marks, in order, into the front of `out`; returns how many. `tokens`
+/// must be [`plain_tokens`]'s for this block.
 ///
 /// `None` in a build without AVX2: the caller reads the tokens another way.
 #[inline(always)]
 pub fn take_tokens<C: Cpu>(
     cpu: C,
     window: &[u8; WINDOW],
-    ends: u64,
+    tokens: &PlainTokens,
     out: &mut [u32; TOKENS_STORED],
 ) -> Option<usize> {
     let _ = cpu;
@@ -225,19 +234,24 @@ pub fn take_tokens<C: Cpu>(
     if C::NEWER {
         // SAFETY: a `Newer` value exists only on a CPU with AVX2; `out`
         // has the room the function writes into.
-        return Some(unsafe { x86::take_tokens(window, ends, out) });
+        return Some(unsafe {
+            if tokens.wide {
+                x86::take_tokens::<true>(window, tokens.ends, out)
+            } else {
+                x86::take_tokens::<false>(window, tokens.ends, out)
+            }
+        });
     }
-    let _ = (window, ends, out);
+    let _ = (window, tokens, out);
     None
 }
 
-/// The tokens [`take_tokens`] may read from a block with these masks: bit
-/// i of the result for the token ending at byte i + 1, up to the last
-/// whitespace byte, and that byte's index. `None` unless byte 0 is
-/// whitespace and every byte up to that last one is a digit or whitespace,
-/// with no run of more than four digits.
+/// The tokens [`take_tokens`] may read from a block with these masks, up
+/// to its last whitespace byte. `None` unless byte 0 is whitespace and
+/// every byte up to that last one is a digit or whitespace, with no run of
+/// more than eight digits.
 #[inline(always)]
-pub fn plain_tokens(masks: &ByteMasks) -> Option<(u64, usize)> {
+pub fn plain_tokens(masks: &ByteMasks) -> Option<PlainTokens> {
     let ByteMasks {
         digits, whitespace, ..
     } = *masks;
@@ -246,11 +260,17 @@ pub fn plain_tokens(masks: &ByteMasks) -> Option<(u64, usize)> {
     }
     let last = 63 - whitespace.leading_zeros() as usize;
     let region = u64::MAX >> (63 - last);
+    // Bit i where bytes i to i + 4 (i + 8) are digits.
     let five_digits = digits & (digits >> 1) & (digits >> 2) & (digits >> 3) & (digits >> 4);
-    if (digits | whitespace) & region != region || five_digits & (region >> 4) != 0 {
+    let nine_digits = five_digits & (five_digits >> 4);
+    if (digits | whitespace) & region != region || nine_digits & (region >> 8) != 0 {
         return None;
     }
-    Some(((digits & ((whitespace & region) >> 1)) >> 1, last))
+    Some(PlainTokens {
+        ends: (digits & ((whitespace & region) >> 1)) >> 1,
+        last,
+        wide: five_digits & (region >> 4) != 0,
+    })
 }
 
 /// The index of the set bit of `mask` that has `k` set bits below it; 64

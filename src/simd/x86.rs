@@ -4,7 +4,7 @@ use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
     _mm_loadu_si128, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    _mm_set1_epi16, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm256_add_epi8, _mm256_alignr_epi8,
+    _mm_set1_epi16, _mm_set1_epi32, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm_madd_epi16, _mm_unpacklo_epi16, _mm_unpackhi_epi16, _mm_storeu_si128, _mm256_add_epi8, _mm256_alignr_epi8,
     _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu16_epi32,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
     _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_si256,
@@ -119,9 +119,13 @@ static PACK: [u64; 256] = {
 /// its last two digits (with [`ENDS_LINE`] if an LF follows), byte i of
 /// `high` that of the two before them, or 0 if it has no more than two.
 /// `zeros` has bit i - 1 for a b'0' at byte i, when `CANONICAL`.
+/// When `WIDE`, `third` and `fourth` hold the pairs two and three before
+/// `high`'s (a token's fifth to eighth digits from its end), or 0.
 struct DigitPairs {
     low: [u8; 64],
     high: [u8; 64],
+    third: [u8; 64],
+    fourth: [u8; 64],
     zeros: u64,
 }
 
@@ -132,18 +136,21 @@ struct DigitPairs {
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-unsafe fn digit_pairs<const CANONICAL: bool>(window: &[u8; WINDOW]) -> DigitPairs {
+unsafe fn digit_pairs<const CANONICAL: bool, const WIDE: bool>(window: &[u8; WINDOW]) -> DigitPairs {
     let mut pairs_of = DigitPairs {
         low: [0u8; 64],
         high: [0u8; 64],
+        third: [0u8; 64],
+        fourth: [0u8; 64],
         zeros: 0,
     };
     // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
     // the caller vouches for AVX2.
     unsafe {
         let zero = _mm256_set1_epi8(b'0' as i8);
-        // `pairs_within` of the half before: none before byte 1.
+        // `pairs_within` and `within` of the half before: none before byte 1.
         let mut earlier = _mm256_setzero_si256();
+        let mut earlier_within = _mm256_setzero_si256();
         for half in 0..2 {
             let at = window.as_ptr().add(32 * half);
             let before = _mm256_loadu_si256(at.cast::<__m256i>());
@@ -162,11 +169,36 @@ unsafe fn digit_pairs<const CANONICAL: bool>(window: &[u8; WINDOW]) -> DigitPair
             // digit is any byte above b'/'.
             let is_digit = |bytes| _mm256_cmpgt_epi8(bytes, _mm256_set1_epi8(b'/' as i8));
             // The pairs that are a token's digits and not its last two.
-            let pairs_within = _mm256_and_si256(pairs, _mm256_and_si256(is_digit(here), is_digit(after)));
+            let within = _mm256_and_si256(is_digit(here), is_digit(after));
+            let pairs_within = _mm256_and_si256(pairs, within);
             // The same two bytes later, across the halves' 16-byte lanes:
             // byte i of the result is byte i - 2 of `pairs_within`.
             let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
             let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
+            if WIDE {
+                // Four and six bytes before, where every pair between is
+                // the token's too.
+                let within_lanes = _mm256_permute2x128_si256::<0x03>(within, earlier_within);
+                let within_two_before = _mm256_alignr_epi8::<14>(within, within_lanes);
+                let within_four_before = _mm256_alignr_epi8::<12>(within, within_lanes);
+                let four_before = _mm256_and_si256(
+                    _mm256_alignr_epi8::<12>(pairs_within, lanes),
+                    within_two_before,
+                );
+                let six_before = _mm256_and_si256(
+                    _mm256_alignr_epi8::<10>(pairs_within, lanes),
+                    _mm256_and_si256(within_two_before, within_four_before),
+                );
+                _mm256_storeu_si256(
+                    pairs_of.third.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                    four_before,
+                );
+                _mm256_storeu_si256(
+                    pairs_of.fourth.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                    six_before,
+                );
+                earlier_within = within;
+            }
             earlier = pairs_within;
             let ends_line = _mm256_and_si256(
                 _mm256_cmpeq_epi8(after, _mm256_set1_epi8(b'\n' as i8)),
@@ -204,7 +236,12 @@ struct Packed {
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-unsafe fn pack_values(pairs: &DigitPairs, ends: u64, out: &mut [u32; STORED], most: usize) -> Packed {
+unsafe fn pack_values<const WIDE: bool>(
+    pairs: &DigitPairs,
+    ends: u64,
+    out: &mut [u32; STORED],
+    most: usize,
+) -> Packed {
     // Nothing is read back from memory: a load spanning stores made at
     // varying offsets just before waits for them to reach the cache. A
     // block holds at most 31 tokens (each takes a digit and a separator,
@@ -233,8 +270,21 @@ unsafe fn pack_values(pairs: &DigitPairs, ends: u64, out: &mut [u32; STORED], mo
             let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
             // Byte pairs (low, high) times (1, 100), summed: at most 9999.
             let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
-            let values = _mm256_cvtepu16_epi32(values);
-            _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
+            if WIDE {
+                // The digits before the last four, the same way, times 10^4.
+                let upper = _mm_maddubs_epi16(
+                    _mm_unpacklo_epi8(pack(&pairs.third), pack(&pairs.fourth)),
+                    _mm_set1_epi16(100 << 8 | 1),
+                );
+                let scale = _mm_set1_epi32(10_000 << 16 | 1);
+                let first = _mm_madd_epi16(_mm_unpacklo_epi16(values, upper), scale);
+                let second = _mm_madd_epi16(_mm_unpackhi_epi16(values, upper), scale);
+                _mm_storeu_si128(out.as_mut_ptr().add(count).cast::<__m128i>(), first);
+                _mm_storeu_si128(out.as_mut_ptr().add(count + 4).cast::<__m128i>(), second);
+            } else {
+                let values = _mm256_cvtepu16_epi32(values);
+                _mm256_storeu_si256(out.as_mut_ptr().add(count).cast::<__m256i>(), values);
+            }
         }
         packed.count += held;
         // The values asked for are packed, or no token is left: the rest
@@ -266,17 +316,21 @@ pub(super) unsafe fn nth_set_bit(mask: u64, k: u32) -> u32 {
 /// ending at byte i + 1) of the block in `window` into `out`, in order,
 /// and returns how many. The block's bytes from 0 to the byte after the
 /// last token marked must be digits and whitespace, byte 0 whitespace, and
-/// no token of more than four digits.
+/// no token of more than four digits, or eight if `WIDE`.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-pub(super) unsafe fn take_tokens(window: &[u8; WINDOW], ends: u64, out: &mut [u32; STORED]) -> usize {
+pub(super) unsafe fn take_tokens<const WIDE: bool>(
+    window: &[u8; WINDOW],
+    ends: u64,
+    out: &mut [u32; STORED],
+) -> usize {
     // SAFETY: the caller vouches for AVX2.
     unsafe {
-        let pairs = digit_pairs::<false>(window);
-        pack_values(&pairs, ends, out, STORED).count
+        let pairs = digit_pairs::<false, WIDE>(window);
+        pack_values::<WIDE>(&pairs, ends, out, STORED).count
     }
 }
 
@@ -314,7 +368,7 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     // bytes read start at byte 1 (byte 0 is an LF), so bit i - 1 marks it.
     let ends = (digits & (((spaces | newlines) & lines) >> 1)) >> 1;
     // SAFETY: the caller vouches for AVX2.
-    let pairs = unsafe { digit_pairs::<CANONICAL>(window) };
+    let pairs = unsafe { digit_pairs::<CANONICAL, false>(window) };
     if CANONICAL {
         // A token's first digit is a 0 with a digit after it.
         let digits_read = digits >> 1;
@@ -329,7 +383,7 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         count,
         marks,
         all_packed,
-    } = unsafe { pack_values(&pairs, ends, out, 3 * most) };
+    } = unsafe { pack_values::<false>(&pairs, ends, out, 3 * most) };
     // The lines that hold three tokens each, up to the first that does not.
     let marks = marks as u32;
     let real = (1u64 << count).wrapping_sub(1) as u32;

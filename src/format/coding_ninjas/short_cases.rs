@@ -11,7 +11,7 @@
 //!
 //! Nothing here moves a reader: the caller plays the cases, and moves its
 //! reader past those it played ([`Reader::pass_cases`]). A case the run
-//! does not take (a header out of range, a long game, a token of five
+//! does not take (a header out of range, a long game, a token of nine or more
 //! digits or a sign, bytes not yet buffered) is the general path's, which
 //! says what is wrong with it.
 //!
@@ -20,7 +20,7 @@
 use crate::format::bytes::window_at;
 use crate::format::lines::BATCH;
 use crate::game::BoardSize;
-use crate::simd::{self, Cpu, TOKENS_STORED};
+use crate::simd::{self, Cpu, PlainTokens, TOKENS_STORED};
 
 /// Tokens read at most in one run, headers included: room for the longest
 /// case a run takes and several short ones, in the first-level cache.
@@ -87,7 +87,7 @@ impl CaseRun {
 
 /// Reads into `run` the whole cases of up to [`MOST_MOVES`] moves that
 /// `bytes` holds from `start` on, at most `most` of them, while their
-/// tokens are plain numbers of up to four digits with only whitespace
+/// tokens are plain numbers of up to eight digits with only whitespace
 /// between them; `bytes[start]` must be whitespace (the byte after the
 /// last token read). Returns how many cases it read: none when the next
 /// case is not one it takes.
@@ -112,16 +112,17 @@ pub fn read_short_cases<C: Cpu>(
             break;
         };
         let masks = simd::byte_masks(cpu, window);
-        let Some((ends, last)) = simd::plain_tokens(&masks) else {
+        let Some(tokens) = simd::plain_tokens(&masks) else {
             break;
         };
+        let PlainTokens { ends, last, .. } = tokens;
         let Some(out) = run.tokens.get_mut(filled..filled + TOKENS_STORED) else {
             break;
         };
         let Ok(out) = <&mut [u32; TOKENS_STORED]>::try_from(out) else {
             break;
         };
-        let Some(count) = simd::take_tokens(cpu, window, ends, out) else {
+        let Some(count) = simd::take_tokens(cpu, window, &tokens, out) else {
             break;
         };
         if last == 0 {
@@ -217,7 +218,7 @@ mod tests {
         while (cases.len() as u64) < most.min(RUN_CASES as u64) && next + 2 <= tokens.len() {
             let value = |index: usize| -> Option<u32> {
                 let (digits, _) = tokens[index];
-                (digits.len() <= 4).then(|| std::str::from_utf8(digits).ok()?.parse().ok())?
+                (digits.len() <= 8).then(|| std::str::from_utf8(digits).ok()?.parse().ok())?
             };
             let (Some(n), Some(declared)) = (value(next), value(next + 1)) else {
                 break;
@@ -276,22 +277,25 @@ mod tests {
         #[test]
         fn runs_read_what_reading_token_by_token_reads(
             cases in proptest::collection::vec(
-                (1u32..12, proptest::collection::vec((0u32..12, 0u32..12, 1u32..3), 0..6)),
+                (
+                    prop_oneof![1u32..12, 1000u32..100_000_000],
+                    proptest::collection::vec((any::<u32>(), any::<u32>(), 1u32..3), 0..6),
+                ),
                 0..40,
             ),
             separators in proptest::collection::vec(
                 proptest::sample::select(vec![" ", "\n", "  ", "\r\n", "\t", "\n\n", " \n"]),
                 1..7,
             ),
-            oddity in proptest::option::of((0usize..400, proptest::sample::select(vec!["-", "12345", "x", "00007", "0"]))),
+            oddity in proptest::option::of((0usize..400, proptest::sample::select(vec!["-", "123456789", "x", "000000007", "0", "12345", "99999999"]))),
             most in 1u64..50,
         ) {
             let mut text = String::from("\n");
             let mut pick = separators.iter().cycle();
             for (n, moves) in &cases {
                 text += &format!("{n}{}{}", pick.next().unwrap(), moves.len());
-                for (row, col, player) in moves {
-                    for value in [row, col, player] {
+                for &(row, col, player) in moves {
+                    for value in [row % n, col % n, player] {
                         text += pick.next().unwrap();
                         text += &value.to_string();
                     }
