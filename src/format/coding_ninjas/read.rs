@@ -300,8 +300,8 @@ impl<R: Read> Reader<R> {
     /// Reads into `run` the whole short cases buffered from the reading
     /// position on ([`read_short_cases`]), without moving the reader:
     /// [`pass_cases`](Reader::pass_cases) moves it past those the caller
-    /// plays. None while a case is in progress, before T is read, or when
-    /// the reader's cases are read.
+    /// plays. Reads none while a case is in progress, before T is read, or
+    /// once the reader's cases are all read.
     #[inline(always)]
     pub fn read_short_cases<C: Cpu>(&self, cpu: C, run: &mut CaseRun) -> usize {
         let Some(cases) = self.cases else {
