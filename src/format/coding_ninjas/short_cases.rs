@@ -11,9 +11,9 @@
 //!
 //! Nothing here moves a reader: the caller plays the cases, and moves its
 //! reader past those it played ([`Reader::pass_cases`]). A case the run
-//! does not take (a header out of range, a long game, a token of nine or more
-//! digits or a sign, bytes not yet buffered) is the general path's, which
-//! says what is wrong with it.
+//! does not take (a header out of range, a long game, a token of nine or
+//! more digits or a sign, bytes not yet buffered) is the general path's,
+//! which says what is wrong with it.
 //!
 //! [`Reader::pass_cases`]: super::read::Reader::pass_cases
 
@@ -126,7 +126,8 @@ pub fn read_short_cases<C: Cpu>(
             break;
         };
         if last == 0 {
-            // A block of whitespace alone but for its last byte.
+            // Byte 0 is the block's only whitespace: a token runs past the
+            // block, longer than any a run takes.
             break;
         }
         let block_first = filled;
