@@ -336,6 +336,35 @@ mod tests {
         check(&|block| dispatch(Masks(block)));
     }
 
+    /// `out` with room after it that no call may touch.
+    #[repr(C)]
+    struct Guarded<const N: usize> {
+        out: [u32; N],
+        after: [u32; 64],
+    }
+
+    #[test]
+    fn masks_no_bytes_make_write_nothing_past_the_values_room() {
+        struct Take(PlainTokens, ByteMasks);
+        impl Kernel for Take {
+            type Output = bool;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> bool {
+                let window = [b'7'; WINDOW];
+                let mut tokens = Guarded { out: [0; TOKENS_STORED], after: [0; 64] };
+                let _ = take_tokens(cpu, &window, &self.0, &mut tokens.out);
+                let mut lines = Guarded { out: [0; 3 + SLACK], after: [0; 64] };
+                let _ = take_usual_lines::<C, false>(cpu, &window, &self.1, &mut lines.out, 1);
+                tokens.after == [0; 64] && lines.after == [0; 64]
+            }
+        }
+        for wide in [false, true] {
+            let tokens = PlainTokens { ends: u64::MAX, last: 63, wide };
+            let masks = ByteMasks { digits: u64::MAX, whitespace: u64::MAX, spaces: u64::MAX, newlines: u64::MAX };
+            assert!(dispatch(Take(tokens, masks)));
+        }
+    }
+
     proptest! {
         #[test]
         fn every_build_finds_the_nth_set_bit_as_the_plain_path_does(mask in any::<u64>(), k in 0u32..70) {

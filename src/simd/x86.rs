@@ -245,7 +245,10 @@ unsafe fn pack_values<const WIDE: bool>(
     // Nothing is read back from memory: a load spanning stores made at
     // varying offsets just before waits for them to reach the cache. A
     // block holds at most 31 tokens (each takes a digit and a separator,
-    // and byte 0 is not a digit).
+    // and byte 0 is not a digit), so each store of 8 values lands within
+    // `out`; masks that claim more, which no bytes make (the callers' masks
+    // are public fields), pack none.
+    let ends = if ends.count_ones() <= 31 { ends } else { 0 };
     let mut packed = Packed {
         count: 0,
         marks: 0,
