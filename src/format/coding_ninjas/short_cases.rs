@@ -250,6 +250,11 @@ mod tests {
         // The window a block needs past its last byte.
         bytes.resize(bytes.len() + 72, b'x');
         let (count, cases) = read(&bytes, 0, 10);
+        if !crate::simd::has_newer_features() {
+            // Without AVX2 every case is the general path's.
+            assert_eq!(count, 0);
+            return;
+        }
         assert_eq!(count, 4);
         assert_eq!(cases, read_plainly(&bytes, 0, 10));
         assert_eq!(cases[0], (3, vec![[0, 0, 1], [1, 1, 2]], 16));
