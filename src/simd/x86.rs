@@ -119,13 +119,13 @@ static PACK: [u64; 256] = {
 /// its last two digits (with [`ENDS_LINE`] if an LF follows), byte i of
 /// `high` that of the two before them, or 0 if it has no more than two.
 /// `zeros` has bit i - 1 for a b'0' at byte i, when `CANONICAL`.
-/// When `WIDE`, `third` and `fourth` hold the pairs two and three before
-/// `high`'s (a token's fifth to eighth digits from its end), or 0.
-struct DigitPairs {
+/// `upper` holds, for `UPPER` = 2 (tokens of up to eight digits), the
+/// pairs two and three before `high`'s (a token's fifth to eighth digits
+/// from its end), or 0; it is empty for tokens of up to four.
+struct DigitPairs<const UPPER: usize> {
     low: [u8; 64],
     high: [u8; 64],
-    third: [u8; 64],
-    fourth: [u8; 64],
+    upper: [[u8; 64]; UPPER],
     zeros: u64,
 }
 
@@ -136,12 +136,13 @@ struct DigitPairs {
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-unsafe fn digit_pairs<const CANONICAL: bool, const WIDE: bool>(window: &[u8; WINDOW]) -> DigitPairs {
+unsafe fn digit_pairs<const CANONICAL: bool, const UPPER: usize>(
+    window: &[u8; WINDOW],
+) -> DigitPairs<UPPER> {
     let mut pairs_of = DigitPairs {
         low: [0u8; 64],
         high: [0u8; 64],
-        third: [0u8; 64],
-        fourth: [0u8; 64],
+        upper: [[0u8; 64]; UPPER],
         zeros: 0,
     };
     // SAFETY: the window holds bytes 0 to 71, and the loads read 0 to 65;
@@ -175,7 +176,7 @@ unsafe fn digit_pairs<const CANONICAL: bool, const WIDE: bool>(window: &[u8; WIN
             // byte i of the result is byte i - 2 of `pairs_within`.
             let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
             let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
-            if WIDE {
+            if let [third, fourth] = &mut pairs_of.upper[..] {
                 // Four and six bytes before, where every pair between is
                 // the token's too.
                 let within_lanes = _mm256_permute2x128_si256::<0x03>(within, earlier_within);
@@ -190,11 +191,11 @@ unsafe fn digit_pairs<const CANONICAL: bool, const WIDE: bool>(window: &[u8; WIN
                     _mm256_and_si256(within_two_before, within_four_before),
                 );
                 _mm256_storeu_si256(
-                    pairs_of.third.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                    third.as_mut_ptr().add(32 * half).cast::<__m256i>(),
                     four_before,
                 );
                 _mm256_storeu_si256(
-                    pairs_of.fourth.as_mut_ptr().add(32 * half).cast::<__m256i>(),
+                    fourth.as_mut_ptr().add(32 * half).cast::<__m256i>(),
                     six_before,
                 );
                 earlier_within = within;
@@ -230,14 +231,15 @@ struct Packed {
 /// Packs the values of the tokens marked in `ends` (bit i for the token
 /// ending at byte i + 1), in order, straight into `out`, eight bytes of
 /// [`DigitPairs`] at a time; each is its low pair plus 100 times its high
-/// one. Stops once `most` values are packed.
+/// one, plus 10^4 times the value of its upper pairs if it has them. Stops
+/// once `most` values are packed.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-unsafe fn pack_values<const WIDE: bool>(
-    pairs: &DigitPairs,
+unsafe fn pack_values<const UPPER: usize>(
+    pairs: &DigitPairs<UPPER>,
     ends: u64,
     out: &mut [u32; STORED],
     most: usize,
@@ -273,10 +275,10 @@ unsafe fn pack_values<const WIDE: bool>(
             let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
             // Byte pairs (low, high) times (1, 100), summed: at most 9999.
             let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
-            if WIDE {
+            if let [third, fourth] = &pairs.upper[..] {
                 // The digits before the last four, the same way, times 10^4.
                 let upper = _mm_maddubs_epi16(
-                    _mm_unpacklo_epi8(pack(&pairs.third), pack(&pairs.fourth)),
+                    _mm_unpacklo_epi8(pack(third), pack(fourth)),
                     _mm_set1_epi16(100 << 8 | 1),
                 );
                 let scale = _mm_set1_epi32(10_000 << 16 | 1);
@@ -332,8 +334,11 @@ pub(super) unsafe fn take_tokens<const WIDE: bool>(
 ) -> usize {
     // SAFETY: the caller vouches for AVX2.
     unsafe {
-        let pairs = digit_pairs::<false, WIDE>(window);
-        pack_values::<WIDE>(&pairs, ends, out, STORED).count
+        if WIDE {
+            pack_values(&digit_pairs::<false, 2>(window), ends, out, STORED).count
+        } else {
+            pack_values(&digit_pairs::<false, 0>(window), ends, out, STORED).count
+        }
     }
 }
 
@@ -371,7 +376,7 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
     // bytes read start at byte 1 (byte 0 is an LF), so bit i - 1 marks it.
     let ends = (digits & (((spaces | newlines) & lines) >> 1)) >> 1;
     // SAFETY: the caller vouches for AVX2.
-    let pairs = unsafe { digit_pairs::<CANONICAL, false>(window) };
+    let pairs = unsafe { digit_pairs::<CANONICAL, 0>(window) };
     if CANONICAL {
         // A token's first digit is a 0 with a digit after it.
         let digits_read = digits >> 1;
@@ -386,7 +391,7 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         count,
         marks,
         all_packed,
-    } = unsafe { pack_values::<false>(&pairs, ends, out, 3 * most) };
+    } = unsafe { pack_values(&pairs, ends, out, 3 * most) };
     // The lines that hold three tokens each, up to the first that does not.
     let marks = marks as u32;
     let real = (1u64 << count).wrapping_sub(1) as u32;
