@@ -15,12 +15,13 @@ use crate::simd::{self, ByteMasks, Cpu};
 pub const BATCH: usize = 256;
 
 /// Move lines read in one go: row, column and player of each. The spare
-/// moves at the end are room the vector scan writes past its last move into.
-pub struct Moves(pub [[u32; 3]; BATCH + simd::SLACK.div_ceil(3)]);
+/// moves at the end are room the vector passes write past their last move
+/// into.
+pub struct Moves(pub [[u32; 3]; BATCH + simd::TOKENS_STORED.div_ceil(3)]);
 
 impl Default for Moves {
     fn default() -> Moves {
-        Moves([[0; 3]; BATCH + simd::SLACK.div_ceil(3)])
+        Moves([[0; 3]; BATCH + simd::TOKENS_STORED.div_ceil(3)])
     }
 }
 

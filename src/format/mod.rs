@@ -8,6 +8,7 @@ pub mod coding_ninjas;
 pub mod cut;
 pub mod leetcode;
 pub mod lines;
+pub mod tokens;
 pub mod write;
 
 /// One of the two formats of inputs and answers. Where a format may be

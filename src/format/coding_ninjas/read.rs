@@ -11,6 +11,7 @@ use crate::format::bytes::{
 };
 use crate::format::coding_ninjas::short_cases::{CaseRun, read_short_cases};
 use crate::format::lines::{BATCH, Moves, read_usual_lines};
+use crate::format::tokens;
 use crate::game::{BoardSize, MoveError, MoveField};
 use crate::simd::Cpu;
 use std::io::Read;
@@ -377,6 +378,9 @@ impl<R: Read> Reader<R> {
         batch.from = self.chunks.offset_of(self.chunks.pos);
         let mut got = self.fill_lines(cpu, batch, want);
         if got == 0 {
+            got = self.fill_stream(cpu, batch, want);
+        }
+        if got == 0 {
             got = self.fill_tokens(cpu, batch, want);
         }
         batch.first = self.r#move + 1;
@@ -400,8 +404,23 @@ impl<R: Read> Reader<R> {
         got
     }
 
+    /// Reads moves from buffered blocks of plain tokens, however they are
+    /// spaced, in one vector pass a block ([`tokens::read_moves`]): none
+    /// in a build without AVX2.
+    #[inline(always)]
+    fn fill_stream<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, want: usize) -> usize {
+        let out = batch.moves.0.as_flattened_mut();
+        let (got, end) = tokens::read_moves(cpu, self.chunks.bytes(), self.chunks.pos, out, want);
+        if got > 0 {
+            // The block's tokens lie behind the reading position now.
+            self.block = BlockTokens::default();
+            self.chunks.pos = end;
+        }
+        got
+    }
+
     /// Reads moves from the plain tokens of buffered blocks, however they
-    /// are spaced.
+    /// are spaced, a token at a time.
     #[inline(always)]
     fn fill_tokens<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, want: usize) -> usize {
         let bytes = self.chunks.bytes();

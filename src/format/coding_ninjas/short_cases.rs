@@ -17,10 +17,10 @@
 //!
 //! [`Reader::pass_cases`]: super::read::Reader::pass_cases
 
-use crate::format::bytes::window_at;
 use crate::format::lines::BATCH;
+use crate::format::tokens;
 use crate::game::BoardSize;
-use crate::simd::{self, Cpu, PlainTokens, TOKENS_STORED};
+use crate::simd::{Cpu, TOKENS_STORED};
 
 /// Tokens read at most in one run, headers included: room for the longest
 /// case a run takes and several short ones, in the first-level cache.
@@ -108,28 +108,10 @@ pub fn read_short_cases<C: Cpu>(
     // Tokens read, and the first of the case in progress.
     let (mut filled, mut next) = (0, 0);
     while filled <= RUN_TOKENS {
-        let Some(window) = window_at(bytes, at) else {
+        let Some((count, tokens)) = tokens::read_block(cpu, bytes, at, &mut run.tokens[filled..])
+        else {
             break;
         };
-        let masks = simd::byte_masks(cpu, window);
-        let Some(tokens) = simd::plain_tokens(&masks) else {
-            break;
-        };
-        let PlainTokens { ends, last, .. } = tokens;
-        let Some(out) = run.tokens.get_mut(filled..filled + TOKENS_STORED) else {
-            break;
-        };
-        let Ok(out) = <&mut [u32; TOKENS_STORED]>::try_from(out) else {
-            break;
-        };
-        let Some(count) = simd::take_tokens(cpu, window, &tokens, out) else {
-            break;
-        };
-        if last == 0 {
-            // Byte 0 is the block's only whitespace: a token runs past the
-            // block, longer than any a run takes.
-            break;
-        }
         let block_first = filled;
         filled += count;
         // The cases whose last token is in this block: any case complete
@@ -146,9 +128,7 @@ pub fn read_short_cases<C: Cpu>(
             if filled - next < need {
                 break;
             }
-            let in_block = (next + need - 1 - block_first) as u32;
-            // Bit i of `ends` marks a token whose last digit is byte i + 1.
-            let end = at + simd::nth_set_bit(cpu, ends, in_block) as usize + 2;
+            let end = tokens::token_end(cpu, at, &tokens, next + need - 1 - block_first);
             run.cases[run.len] = RunCase {
                 size,
                 first: next + 2,
@@ -161,7 +141,7 @@ pub fn read_short_cases<C: Cpu>(
                 return run.len;
             }
         }
-        at += last;
+        at += tokens.last;
     }
     run.len
 }
