@@ -376,9 +376,13 @@ impl<R: Read> Reader<R> {
     pub fn fill_batch<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, left: u64) -> usize {
         let want = left.min(BATCH as u64) as usize;
         batch.from = self.chunks.offset_of(self.chunks.pos);
-        let mut got = self.fill_lines(cpu, batch, want);
+        // The vector stream takes any spacing, and was faster than the
+        // vector pass over usual lines even on them; the lines' pass is the
+        // fast path of a build without AVX2, and the token-at-a-time one
+        // reads on where neither takes a block.
+        let mut got = self.fill_stream(cpu, batch, want);
         if got == 0 {
-            got = self.fill_stream(cpu, batch, want);
+            got = self.fill_lines(cpu, batch, want);
         }
         if got == 0 {
             got = self.fill_tokens(cpu, batch, want);
