@@ -205,6 +205,19 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
 /// Values [`take_tokens`] may store: the room its `out` has.
 pub const TOKENS_STORED: usize = SLACK + 3;
 
+/// The most digits a block's plain tokens have: how far back from each
+/// token's end [`take_tokens`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenDigits {
+    /// Up to four: boards up to 10^4.
+    Four,
+    /// Up to eight: boards up to 10^8.
+    Eight,
+    /// Up to ten: boards up to 10^9, and numbers padded with zeros to ten
+    /// digits.
+    Ten,
+}
+
 /// The plain tokens of a block, found by [`plain_tokens`]: what
 /// [`take_tokens`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,15 +226,17 @@ pub struct PlainTokens {
     pub ends: u64,
     /// The index of the block's last whitespace byte, after the last token.
     pub last: usize,
-    /// Whether a token has more than four digits (eight at most).
-    pub wide: bool,
+    /// The most digits a token has.
+    pub digits: TokenDigits,
 }
 
 /// Reads the values of the tokens of the block in `window` that `tokens`
 /// marks, in order, into the front of `out`; returns how many. `tokens`
 /// must be [`plain_tokens`]'s for this block.
 ///
-/// `None` in a build without AVX2: the caller reads the tokens another way.
+/// `None` in a build without AVX2, and when a token of ten digits is
+/// 4,200,000,000 or more (it may not fit a u32; no board reaches that
+/// far): the caller reads the tokens another way.
 #[inline(always)]
 pub fn take_tokens<C: Cpu>(
     cpu: C,
@@ -234,13 +249,13 @@ pub fn take_tokens<C: Cpu>(
     if C::NEWER {
         // SAFETY: a `Newer` value exists only on a CPU with AVX2; `out`
         // has the room the function writes into.
-        return Some(unsafe {
-            if tokens.wide {
-                x86::take_tokens::<true>(window, tokens.ends, out)
-            } else {
-                x86::take_tokens::<false>(window, tokens.ends, out)
+        return unsafe {
+            match tokens.digits {
+                TokenDigits::Four => Some(x86::take_tokens::<0>(window, tokens.ends, out)),
+                TokenDigits::Eight => Some(x86::take_tokens::<2>(window, tokens.ends, out)),
+                TokenDigits::Ten => x86::take_ten_digit_tokens(window, tokens.ends, out),
             }
-        });
+        };
     }
     let _ = (window, tokens, out);
     None
@@ -249,7 +264,7 @@ pub fn take_tokens<C: Cpu>(
 /// The tokens [`take_tokens`] may read from a block with these masks, up
 /// to its last whitespace byte. `None` unless byte 0 is whitespace and
 /// every byte up to that last one is a digit or whitespace, with no run of
-/// more than eight digits.
+/// more than ten digits.
 #[inline(always)]
 pub fn plain_tokens(masks: &ByteMasks) -> Option<PlainTokens> {
     let ByteMasks {
@@ -260,16 +275,24 @@ pub fn plain_tokens(masks: &ByteMasks) -> Option<PlainTokens> {
     }
     let last = 63 - whitespace.leading_zeros() as usize;
     let region = u64::MAX >> (63 - last);
-    // Bit i where bytes i to i + 4 (i + 8) are digits.
+    // Bit i where bytes i to i + 4 (i + 8, i + 10) are digits.
     let five_digits = digits & (digits >> 1) & (digits >> 2) & (digits >> 3) & (digits >> 4);
     let nine_digits = five_digits & (five_digits >> 4);
-    if (digits | whitespace) & region != region || nine_digits & (region >> 8) != 0 {
+    let eleven_digits = nine_digits & (nine_digits >> 2);
+    if (digits | whitespace) & region != region || eleven_digits & (region >> 10) != 0 {
         return None;
     }
+    let digits_most = if nine_digits & (region >> 8) != 0 {
+        TokenDigits::Ten
+    } else if five_digits & (region >> 4) != 0 {
+        TokenDigits::Eight
+    } else {
+        TokenDigits::Four
+    };
     Some(PlainTokens {
         ends: (digits & ((whitespace & region) >> 1)) >> 1,
         last,
-        wide: five_digits & (region >> 4) != 0,
+        digits: digits_most,
     })
 }
 
@@ -358,8 +381,8 @@ mod tests {
                 tokens.after == [0; 64] && lines.after == [0; 64]
             }
         }
-        for wide in [false, true] {
-            let tokens = PlainTokens { ends: u64::MAX, last: 63, wide };
+        for digits in [TokenDigits::Four, TokenDigits::Eight, TokenDigits::Ten] {
+            let tokens = PlainTokens { ends: u64::MAX, last: 63, digits };
             let masks = ByteMasks { digits: u64::MAX, whitespace: u64::MAX, spaces: u64::MAX, newlines: u64::MAX };
             assert!(dispatch(Take(tokens, masks)));
         }

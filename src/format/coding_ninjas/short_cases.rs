@@ -11,8 +11,8 @@
 //!
 //! Nothing here moves a reader: the caller plays the cases, and moves its
 //! reader past those it played ([`Reader::pass_cases`]). A case the run
-//! does not take (a header out of range, a long game, a token of nine or
-//! more digits or a sign, bytes not yet buffered) is the general path's,
+//! does not take (a header out of range, a long game, a sign, a token the
+//! stream does not take, bytes not yet buffered) is the general path's,
 //! which says what is wrong with it.
 //!
 //! [`Reader::pass_cases`]: super::read::Reader::pass_cases
@@ -87,8 +87,8 @@ impl CaseRun {
 
 /// Reads into `run` the whole cases of up to [`MOST_MOVES`] moves that
 /// `bytes` holds from `start` on, at most `most` of them, while their
-/// tokens are plain numbers of up to eight digits with only whitespace
-/// between them; `bytes[start]` must be whitespace (the byte after the
+/// tokens are plain numbers that [`tokens::read_block`] takes (up to ten
+/// digits) with only whitespace between them; `bytes[start]` must be whitespace (the byte after the
 /// last token read). Returns how many cases it read: none when the next
 /// case is not one it takes.
 #[inline(always)]
@@ -199,7 +199,7 @@ mod tests {
         while (cases.len() as u64) < most.min(RUN_CASES as u64) && next + 2 <= tokens.len() {
             let value = |index: usize| -> Option<u32> {
                 let (digits, _) = tokens[index];
-                (digits.len() <= 8).then(|| std::str::from_utf8(digits).ok()?.parse().ok())?
+                crate::format::tokens::tests::plain_value(digits)
             };
             let (Some(n), Some(declared)) = (value(next), value(next + 1)) else {
                 break;
@@ -264,7 +264,7 @@ mod tests {
         fn runs_read_what_reading_token_by_token_reads(
             cases in proptest::collection::vec(
                 (
-                    prop_oneof![1u32..12, 1000u32..100_000_000],
+                    prop_oneof![1u32..12, 1000u32..1_000_000_001],
                     proptest::collection::vec((any::<u32>(), any::<u32>(), 1u32..3), 0..6),
                 ),
                 0..40,
@@ -273,7 +273,10 @@ mod tests {
                 proptest::sample::select(vec![" ", "\n", "  ", "\r\n", "\t", "\n\n", " \n"]),
                 1..7,
             ),
-            oddity in proptest::option::of((0usize..400, proptest::sample::select(vec!["-", "123456789", "x", "000000007", "0", "12345", "99999999"]))),
+            oddity in proptest::option::of((0usize..400, proptest::sample::select(vec![
+                "-", "x", "0", "12345", "99999999", "123456789", "0000000007", "4200000000",
+                "12345678901",
+            ]))),
             most in 1u64..50,
         ) {
             let mut text = String::from("\n");
