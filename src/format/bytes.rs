@@ -680,10 +680,10 @@ impl BlockTokens {
     }
 }
 
-/// The value of the token of `count` (1 to 16) digits that [`BlockTokens`]
-/// offers at `start` in `window`.
+/// The value of the token of `count` (1 to 16) digits at `start` in
+/// `window`, where [`BlockTokens`] and the token stream find one.
 #[inline(always)]
-fn token_value(window: &[u8; BLOCK_WINDOW], start: usize, count: usize) -> u64 {
+pub fn token_value(window: &[u8; BLOCK_WINDOW], start: usize, count: usize) -> u64 {
     // A token starts within the block and ends before its last byte, so
     // its words are inside the window.
     let word = |at: usize| {

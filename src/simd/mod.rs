@@ -222,6 +222,8 @@ pub enum TokenDigits {
 /// [`take_tokens`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainTokens {
+    /// Bit i for the token whose first digit is byte i + 1.
+    pub starts: u64,
     /// Bit i for the token whose last digit is byte i + 1.
     pub ends: u64,
     /// The index of the block's last whitespace byte, after the last token.
@@ -234,9 +236,9 @@ pub struct PlainTokens {
 /// marks, in order, into the front of `out`; returns how many. `tokens`
 /// must be [`plain_tokens`]'s for this block.
 ///
-/// `None` in a build without AVX2, and when a token of ten digits is
-/// 4,200,000,000 or more (it may not fit a u32; no board reaches that
-/// far): the caller reads the tokens another way.
+/// `None` in a build without AVX2, and for tokens of nine or ten digits
+/// ([`TokenDigits::Ten`]), which are few to a block: the caller reads
+/// them another way.
 #[inline(always)]
 pub fn take_tokens<C: Cpu>(
     cpu: C,
@@ -251,9 +253,9 @@ pub fn take_tokens<C: Cpu>(
         // has the room the function writes into.
         return unsafe {
             match tokens.digits {
-                TokenDigits::Four => Some(x86::take_tokens::<0>(window, tokens.ends, out)),
-                TokenDigits::Eight => Some(x86::take_tokens::<2>(window, tokens.ends, out)),
-                TokenDigits::Ten => x86::take_ten_digit_tokens(window, tokens.ends, out),
+                TokenDigits::Four => Some(x86::take_tokens::<false>(window, tokens.ends, out)),
+                TokenDigits::Eight => Some(x86::take_tokens::<true>(window, tokens.ends, out)),
+                TokenDigits::Ten => None,
             }
         };
     }
@@ -290,6 +292,7 @@ pub fn plain_tokens(masks: &ByteMasks) -> Option<PlainTokens> {
         TokenDigits::Four
     };
     Some(PlainTokens {
+        starts: (digits & (whitespace << 1) & region) >> 1,
         ends: (digits & ((whitespace & region) >> 1)) >> 1,
         last,
         digits: digits_most,
@@ -382,7 +385,7 @@ mod tests {
             }
         }
         for digits in [TokenDigits::Four, TokenDigits::Eight, TokenDigits::Ten] {
-            let tokens = PlainTokens { ends: u64::MAX, last: 63, digits };
+            let tokens = PlainTokens { starts: u64::MAX, ends: u64::MAX, last: 63, digits };
             let masks = ByteMasks { digits: u64::MAX, whitespace: u64::MAX, spaces: u64::MAX, newlines: u64::MAX };
             assert!(dispatch(Take(tokens, masks)));
         }

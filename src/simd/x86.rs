@@ -2,7 +2,6 @@
 
 use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
-    _mm_add_epi32, _mm_cmpgt_epi8, _mm_cvtepu8_epi32, _mm_mullo_epi32, _mm_srli_si128,
     __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
     _mm_loadu_si128, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     _mm_set1_epi16, _mm_set1_epi32, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm_madd_epi16, _mm_unpacklo_epi16, _mm_unpackhi_epi16, _mm_storeu_si128, _mm256_add_epi8, _mm256_alignr_epi8,
@@ -122,8 +121,7 @@ static PACK: [u64; 256] = {
 /// `zeros` has bit i - 1 for a b'0' at byte i, when `CANONICAL`.
 /// `upper` holds, for `UPPER` = 2 (tokens of up to eight digits), the
 /// pairs two and three before `high`'s (a token's fifth to eighth digits
-/// from its end), or 0; for `UPPER` = 3 (up to ten) also the pair before
-/// those (its ninth and tenth); it is empty for tokens of up to four.
+/// from its end), or 0; it is empty for tokens of up to four.
 struct DigitPairs<const UPPER: usize> {
     low: [u8; 64],
     high: [u8; 64],
@@ -178,20 +176,19 @@ unsafe fn digit_pairs<const CANONICAL: bool, const UPPER: usize>(
             // byte i of the result is byte i - 2 of `pairs_within`.
             let lanes = _mm256_permute2x128_si256::<0x03>(pairs_within, earlier);
             let two_before = _mm256_alignr_epi8::<14>(pairs_within, lanes);
-            if let [third, fourth, rest @ ..] = &mut pairs_of.upper[..] {
-                // Four and six bytes before (and eight), where every pair
-                // between is the token's too.
+            if let [third, fourth] = &mut pairs_of.upper[..] {
+                // Four and six bytes before, where every pair between is
+                // the token's too.
                 let within_lanes = _mm256_permute2x128_si256::<0x03>(within, earlier_within);
                 let within_two_before = _mm256_alignr_epi8::<14>(within, within_lanes);
                 let within_four_before = _mm256_alignr_epi8::<12>(within, within_lanes);
-                let within_since_four = _mm256_and_si256(within_two_before, within_four_before);
                 let four_before = _mm256_and_si256(
                     _mm256_alignr_epi8::<12>(pairs_within, lanes),
                     within_two_before,
                 );
                 let six_before = _mm256_and_si256(
                     _mm256_alignr_epi8::<10>(pairs_within, lanes),
-                    within_since_four,
+                    _mm256_and_si256(within_two_before, within_four_before),
                 );
                 _mm256_storeu_si256(
                     third.as_mut_ptr().add(32 * half).cast::<__m256i>(),
@@ -201,17 +198,6 @@ unsafe fn digit_pairs<const CANONICAL: bool, const UPPER: usize>(
                     fourth.as_mut_ptr().add(32 * half).cast::<__m256i>(),
                     six_before,
                 );
-                if let [fifth] = rest {
-                    let within_six_before = _mm256_alignr_epi8::<10>(within, within_lanes);
-                    let eight_before = _mm256_and_si256(
-                        _mm256_alignr_epi8::<8>(pairs_within, lanes),
-                        _mm256_and_si256(within_since_four, within_six_before),
-                    );
-                    _mm256_storeu_si256(
-                        fifth.as_mut_ptr().add(32 * half).cast::<__m256i>(),
-                        eight_before,
-                    );
-                }
                 earlier_within = within;
             }
             earlier = pairs_within;
@@ -240,18 +226,13 @@ struct Packed {
     marks: u64,
     /// Whether every token marked was packed.
     all_packed: bool,
-    /// Whether every value fit: false, and the values packed up to the
-    /// group that held the one that did not, when a ten-digit token's
-    /// leading pair is over 41.
-    fits: bool,
 }
 
 /// Packs the values of the tokens marked in `ends` (bit i for the token
 /// ending at byte i + 1), in order, straight into `out`, eight bytes of
 /// [`DigitPairs`] at a time; each is its low pair plus 100 times its high
-/// one, plus 10^4 times the value of its third and fourth pairs and 10^8
-/// times its fifth if it has them. Stops once `most` values are packed, or
-/// at a group with a fifth pair over 41 (see [`Packed::fits`]).
+/// one, plus 10^4 times the value of its upper pairs if it has them. Stops
+/// once `most` values are packed.
 ///
 /// # Safety
 ///
@@ -274,7 +255,6 @@ unsafe fn pack_values<const UPPER: usize>(
         count: 0,
         marks: 0,
         all_packed: true,
-        fits: true,
     };
     for group in 0..8 {
         let mask = (ends >> (8 * group)) as u8;
@@ -295,29 +275,15 @@ unsafe fn pack_values<const UPPER: usize>(
             let low = _mm_and_si128(low, _mm_set1_epi8(!ENDS_LINE as i8));
             // Byte pairs (low, high) times (1, 100), summed: at most 9999.
             let values = _mm_maddubs_epi16(_mm_unpacklo_epi8(low, high), _mm_set1_epi16(100 << 8 | 1));
-            if let [third, fourth, rest @ ..] = &pairs.upper[..] {
+            if let [third, fourth] = &pairs.upper[..] {
                 // The digits before the last four, the same way, times 10^4.
                 let upper = _mm_maddubs_epi16(
                     _mm_unpacklo_epi8(pack(third), pack(fourth)),
                     _mm_set1_epi16(100 << 8 | 1),
                 );
                 let scale = _mm_set1_epi32(10_000 << 16 | 1);
-                let mut first = _mm_madd_epi16(_mm_unpacklo_epi16(values, upper), scale);
-                let mut second = _mm_madd_epi16(_mm_unpackhi_epi16(values, upper), scale);
-                if let [fifth] = rest {
-                    // The two digits before the last eight, times 10^8: at
-                    // most 41, so the value stays below 4.2 x 10^9 < 2^32.
-                    let fifth = pack(fifth);
-                    let over = _mm_movemask_epi8(_mm_cmpgt_epi8(fifth, _mm_set1_epi8(41))) as u32;
-                    if over & ((1 << held) - 1) != 0 {
-                        packed.fits = false;
-                        break;
-                    }
-                    let scale = _mm_set1_epi32(100_000_000);
-                    let times = |pairs| _mm_mullo_epi32(_mm_cvtepu8_epi32(pairs), scale);
-                    first = _mm_add_epi32(first, times(fifth));
-                    second = _mm_add_epi32(second, times(_mm_srli_si128::<4>(fifth)));
-                }
+                let first = _mm_madd_epi16(_mm_unpacklo_epi16(values, upper), scale);
+                let second = _mm_madd_epi16(_mm_unpackhi_epi16(values, upper), scale);
                 _mm_storeu_si128(out.as_mut_ptr().add(count).cast::<__m128i>(), first);
                 _mm_storeu_si128(out.as_mut_ptr().add(count + 4).cast::<__m128i>(), second);
             } else {
@@ -355,38 +321,25 @@ pub(super) unsafe fn nth_set_bit(mask: u64, k: u32) -> u32 {
 /// ending at byte i + 1) of the block in `window` into `out`, in order,
 /// and returns how many. The block's bytes from 0 to the byte after the
 /// last token marked must be digits and whitespace, byte 0 whitespace, and
-/// no token of more than four digits for `UPPER` = 0, eight for `UPPER` =
-/// 2 ([`take_ten_digit_tokens`] reads longer ones).
+/// no token of more than four digits, or eight if `WIDE`.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[inline(always)]
-pub(super) unsafe fn take_tokens<const UPPER: usize>(
+pub(super) unsafe fn take_tokens<const WIDE: bool>(
     window: &[u8; WINDOW],
     ends: u64,
     out: &mut [u32; STORED],
 ) -> usize {
-    const { assert!(UPPER == 0 || UPPER == 2) };
     // SAFETY: the caller vouches for AVX2.
-    unsafe { pack_values(&digit_pairs::<false, UPPER>(window), ends, out, STORED).count }
-}
-
-/// [`take_tokens`] for tokens of up to ten digits; `None` when one of
-/// them is 4,200,000,000 or more, which may not fit a u32.
-///
-/// # Safety
-///
-/// The CPU must have AVX2.
-#[inline(always)]
-pub(super) unsafe fn take_ten_digit_tokens(
-    window: &[u8; WINDOW],
-    ends: u64,
-    out: &mut [u32; STORED],
-) -> Option<usize> {
-    // SAFETY: the caller vouches for AVX2.
-    let packed = unsafe { pack_values(&digit_pairs::<false, 3>(window), ends, out, STORED) };
-    packed.fits.then_some(packed.count)
+    unsafe {
+        if WIDE {
+            pack_values(&digit_pairs::<false, 2>(window), ends, out, STORED).count
+        } else {
+            pack_values(&digit_pairs::<false, 0>(window), ends, out, STORED).count
+        }
+    }
 }
 
 /// Reads the first lines of the block in `window` (byte 0 an LF, the block
@@ -438,7 +391,6 @@ pub(super) unsafe fn take_lines<const CANONICAL: bool>(
         count,
         marks,
         all_packed,
-        ..
     } = unsafe { pack_values(&pairs, ends, out, 3 * most) };
     // The lines that hold three tokens each, up to the first that does not.
     let marks = marks as u32;
