@@ -14,14 +14,22 @@ use crate::simd::{self, ByteMasks, Cpu};
 /// Moves read at a time.
 pub const BATCH: usize = 256;
 
-/// Move lines read in one go: row, column and player of each. The spare
-/// moves at the end are room the vector passes write past their last move
-/// into.
-pub struct Moves(pub [[u32; 3]; BATCH + simd::TOKENS_STORED.div_ceil(3)]);
+/// Moves past [`BATCH`] in [`Moves`]: room the vector passes write past
+/// their last move into, rounded up so that the moves fill whole cache
+/// lines. Why rounded: with one spare move fewer than that (3,228 bytes)
+/// the LeetCode path ran markedly slower on this machine, an effect of the
+/// stack's layout (docs/PERFORMANCE.md, round 20).
+const SPARE_MOVES: usize = simd::TOKENS_STORED.div_ceil(3).next_multiple_of(16);
+
+/// Move lines read in one go: row, column and player of each, and
+/// [`SPARE_MOVES`] more.
+pub struct Moves(pub [[u32; 3]; BATCH + SPARE_MOVES]);
+
+const _: () = assert!(size_of::<Moves>() % 64 == 0);
 
 impl Default for Moves {
     fn default() -> Moves {
-        Moves([[0; 3]; BATCH + simd::TOKENS_STORED.div_ceil(3)])
+        Moves([[0; 3]; BATCH + SPARE_MOVES])
     }
 }
 
