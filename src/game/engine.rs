@@ -966,12 +966,20 @@ impl RowCells {
     /// Whether column `c` is among the bucket's cells.
     #[inline(always)]
     fn holds(RowBucket(bucket): &RowBucket, c: u32) -> bool {
+        // The count's entry masked to 0, which no column and one is: all 32
+        // entries, four whole vectors, are compared at once (31 of them
+        // made the compiler shuffle the last vector's lanes into place).
+        const CELLS: [u16; ROW_BUCKET_CELLS + 1] = {
+            let mut masks = [!ROW_CELL_SECOND; ROW_BUCKET_CELLS + 1];
+            masks[0] = 0;
+            masks
+        };
         let column = c as u16 + 1;
         // Every entry is looked at, with no early exit, so that the
         // compiler compares them all at once.
         let mut held = false;
-        for &cell in &bucket[1..] {
-            held |= cell & !ROW_CELL_SECOND == column;
+        for (&cell, mask) in bucket.iter().zip(CELLS) {
+            held |= cell & mask == column;
         }
         held
     }
