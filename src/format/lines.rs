@@ -25,7 +25,7 @@ const SPARE_MOVES: usize = simd::TOKENS_STORED.div_ceil(3).next_multiple_of(16);
 /// [`SPARE_MOVES`] more.
 pub struct Moves(pub [[u32; 3]; BATCH + SPARE_MOVES]);
 
-const _: () = assert!(size_of::<Moves>() % 64 == 0);
+const _: () = assert!(size_of::<Moves>().is_multiple_of(64));
 
 impl Default for Moves {
     fn default() -> Moves {
