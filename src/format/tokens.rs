@@ -229,6 +229,16 @@ pub(crate) mod tests {
         assert_eq!(read(&bytes, 0, 10), (vec![[1, 2, 1]], 33));
     }
 
+    #[test]
+    fn masks_no_bytes_make_take_nothing_and_do_not_panic() {
+        let window = [b'7'; BLOCK_WINDOW];
+        let mut out = [0; TOKENS_STORED];
+        for (starts, ends) in [(u64::MAX, u64::MAX), (0, u64::MAX), (u64::MAX, 1 << 63), (1 << 5, 1)] {
+            let tokens = PlainTokens { starts, ends, last: 63, digits: TokenDigits::Ten };
+            assert_eq!(take_one_by_one(&window, &tokens, &mut out), None);
+        }
+    }
+
     proptest! {
         #[test]
         fn the_stream_reads_what_reading_token_by_token_reads(

@@ -206,7 +206,8 @@ pub fn take_usual_lines<C: Cpu, const CANONICAL: bool>(
 pub const TOKENS_STORED: usize = SLACK + 3;
 
 /// The most digits a block's plain tokens have: how far back from each
-/// token's end [`take_tokens`] looks.
+/// token's end [`take_tokens`] looks, or, for [`TokenDigits::Ten`], that
+/// it leaves them to be read one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenDigits {
     /// Up to four: boards up to 10^4.

@@ -409,8 +409,8 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads moves from buffered blocks of plain tokens, however they are
-    /// spaced, in one vector pass a block ([`tokens::read_moves`]): none
-    /// in a build without AVX2.
+    /// spaced, in one vector pass a block ([`tokens::read_moves`]); in a
+    /// build without AVX2 only blocks of nine- or ten-digit tokens.
     #[inline(always)]
     fn fill_stream<C: Cpu>(&mut self, cpu: C, batch: &mut MoveBatch, want: usize) -> usize {
         let out = batch.moves.0.as_flattened_mut();
