@@ -133,6 +133,15 @@ pub(crate) mod tests {
         (out[..3 * got].as_chunks::<3>().0.to_vec(), end)
     }
 
+    /// One to six runs of whitespace as test files write it between
+    /// tokens, to be used in turn.
+    pub fn whitespace_runs() -> impl Strategy<Value = Vec<&'static str>> {
+        proptest::collection::vec(
+            proptest::sample::select(vec![" ", "\n", "  ", "\r\n", "\t", "\n\n", " \n"]),
+            1..7,
+        )
+    }
+
     /// The value of a token the stream takes: up to ten digits, fitting a
     /// u32.
     pub fn plain_value(digits: &[u8]) -> Option<u32> {
@@ -246,10 +255,7 @@ pub(crate) mod tests {
                 prop_oneof![0u32..10, 0u32..10_000, 0u32..100_000_000, any::<u32>()],
                 0..400,
             ),
-            separators in proptest::collection::vec(
-                proptest::sample::select(vec![" ", "\n", "  ", "\r\n", "\t", "\n\n", " \n"]),
-                1..7,
-            ),
+            separators in whitespace_runs(),
             oddity in proptest::option::of((0usize..3000, proptest::sample::select(vec![
                 "-", "x", "+5", "0", "123456789", "0000000007", "4294967295", "4294967296",
                 "9999999999", "12345678901",

@@ -274,10 +274,7 @@ mod tests {
                 ),
                 0..40,
             ),
-            separators in proptest::collection::vec(
-                proptest::sample::select(vec![" ", "\n", "  ", "\r\n", "\t", "\n\n", " \n"]),
-                1..7,
-            ),
+            separators in crate::format::tokens::tests::whitespace_runs(),
             oddity in proptest::option::of((0usize..400, proptest::sample::select(vec![
                 "-", "x", "0", "12345", "99999999", "123456789", "0000000007", "4294967296",
                 "12345678901",
