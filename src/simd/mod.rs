@@ -99,6 +99,15 @@ pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
         // SAFETY: the CPU has every feature `run_newer` is compiled for.
         return unsafe { run_newer(kernel) };
     }
+    run_baseline(kernel)
+}
+
+/// [`dispatch`]'s baseline build, in a frame of its own. Inlined into
+/// `dispatch`, its locals (a short-case run's 16 KB of tokens among them)
+/// sat in `dispatch`'s frame under the newer build's as well: twice the
+/// stack a solve needs.
+#[inline(never)]
+fn run_baseline<K: Kernel>(kernel: K) -> K::Output {
     kernel.run(Baseline)
 }
 
