@@ -13,8 +13,8 @@
 //! Nothing here decides an error: a block it does not take (a sign, a
 //! letter, a token of eleven or more digits or over 2^32 - 1, bytes not
 //! yet buffered, short tokens in a build without AVX2, which reads them
-//! faster line by line) ends the stream, and the
-//! caller's general path reads on from the last token taken.
+//! faster line by line) ends the stream, and the caller's general path
+//! reads on from the last token taken.
 
 use crate::format::bytes::{BLOCK_WINDOW, token_value, window_at};
 use crate::simd::{self, Cpu, PlainTokens, TOKENS_STORED, TokenDigits};
@@ -23,7 +23,8 @@ use crate::simd::{self, Cpu, PlainTokens, TOKENS_STORED, TokenDigits};
 /// whitespace, into the front of `out`: how many, and the block's
 /// [`PlainTokens`] (its `last` whitespace byte is where the next block
 /// starts). `None` when the block is not wholly buffered or not plain, when
-/// a token runs past it, in a build without AVX2, or when `out` has no
+/// a token runs past it or does not fit a u32, in a build without AVX2
+/// unless a token has nine or ten digits, or when `out` has no
 /// [`TOKENS_STORED`] values of room.
 #[inline(always)]
 pub fn read_block<C: Cpu>(
