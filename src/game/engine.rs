@@ -896,10 +896,11 @@ const ROW_CELL_SECOND: u16 = 1 << 15;
 ///
 /// Why: a long game's moves land at random among megabytes of the cells'
 /// table, a cache miss and a hash a move. Its rows' buckets take 64 bytes
-/// a row, no more than the table's eight a cell once a game has eight
-/// cells a row, and a move looks in its row's bucket, found without a
-/// hash: a game of 197,015 moves on N = 10^4 holds its cells in 640 KB,
-/// not 1.6 MB, which the caches keep beside the input.
+/// a row, and a move looks in its row's bucket, found without a hash: a
+/// game of 197,015 moves on N = 10^4 holds its cells in 640 KB, not 1.6
+/// MB, which the caches keep beside the input; and, at most 2 MiB (N =
+/// 32,767), the buckets cost little more memory than the table even for a
+/// game of one cell a row.
 #[derive(Debug, Default)]
 struct RowCells {
     buckets: Vec<RowBucket>,
@@ -927,11 +928,12 @@ enum RowMark {
 
 impl RowCells {
     /// Whether a game of `moves` moves on an `n` x `n` board keeps its
-    /// cells here: at least eight a row (the buckets then take no more
-    /// memory than the table), at most twenty-four (past that, most rows
-    /// spill over).
+    /// cells here: at least one a row, from where the game keeps line sums
+    /// and its moves take the rows' own loop (`play_rows_counter`), which
+    /// was faster than the table's from there on; at most twenty-four
+    /// (past that, most rows spill over).
     fn suits(n: u32, moves: u64) -> bool {
-        n <= ROW_CELLS_MAX_N && (8 * u64::from(n)..=24 * u64::from(n)).contains(&moves)
+        n <= ROW_CELLS_MAX_N && (u64::from(n)..=24 * u64::from(n)).contains(&moves)
     }
 
     /// Starts an empty board of `n` rows; false if the memory is not there.
@@ -1349,6 +1351,14 @@ impl<S: CellSlot> Sparse<S> {
     #[inline(always)]
     fn plays_fast(&self) -> bool {
         !self.count_lines || self.flat_in_use
+    }
+
+    /// Whether a move's cell is in its row's bucket (or past it, in the
+    /// table) and its sums in the flat array, with no list of the sums
+    /// touched to keep: what [`TicTacToe::play_rows_counter`] plays.
+    #[inline(always)]
+    fn plays_by_rows(&self) -> bool {
+        self.rows.in_use && self.count_lines && self.flat_in_use && !self.flat_touched_complete
     }
 
     /// Prefetches for `play` the slots of the move [`PREFETCH_AHEAD`] after
@@ -2166,6 +2176,9 @@ impl TicTacToe {
                 let rest = &moves[played..];
                 let selects = self.n <= DIAGONAL_SELECTS_MAX_N;
                 let (count, won) = match (self.store, leetcode, self.dense.groups_in_use) {
+                    (Store::Narrow, _, _) if self.narrow.plays_by_rows() => {
+                        self.play_rows_counter(rest, leetcode)
+                    }
                     (Store::Narrow, true, _) => self.play_large_counter::<Sparse<u32>, true>(rest),
                     (Store::Narrow, false, _) => {
                         self.play_large_counter::<Sparse<u32>, false>(rest)
@@ -2428,6 +2441,116 @@ impl TicTacToe {
             }
         }
         self.tiny.marks = [ones, twos];
+        self.moves += played as u64;
+        (played, won)
+    }
+
+    /// [`play_large_counter`](Self::play_large_counter) for a long game on
+    /// a board of up to [`ROW_CELLS_MAX_N`] whose cells are in its rows'
+    /// buckets and whose sums are in the flat array, once the list of sums
+    /// touched is given up ([`Sparse::plays_by_rows`]): the same contract.
+    ///
+    /// Why a loop of its own: through the large boards' general loop, a
+    /// move of such a game went through the tests of every store its
+    /// board might have (table or rows, flat sums or a table of them, the
+    /// list of sums touched), some 130 instructions a move.
+    #[inline(never)]
+    fn play_rows_counter(&mut self, moves: &[[u32; 3]], leetcode: bool) -> (usize, bool) {
+        let n = self.n;
+        let full = |sum: i32| sum.unsigned_abs() == n;
+        if leetcode && (full(self.diagonal) || full(self.anti_diagonal)) {
+            // Every move wins: a move a call, as the general loop plays it.
+            return self.play_large_counter::<Sparse<u32>, true>(moves);
+        }
+        let (mut diagonal, mut anti_diagonal) = (self.diagonal, self.anti_diagonal);
+        let sides = n as usize;
+        let sparse = &mut self.narrow;
+        let (mut won, mut played, mut in_buckets) = (false, 0, 0);
+        for &[r, _, _] in moves.iter().take(PREFETCH_AHEAD) {
+            sparse.rows.prefetch(u64::from(r));
+        }
+        // A cell past its row's bucket leaves the loop for the table, and
+        // the loop comes back for the moves after it.
+        'cells: while played < moves.len() {
+            let RowCells { buckets, .. } = &mut sparse.rows;
+            let (Some(buckets), Some((row_sums, column_sums))) = (
+                buckets.get_mut(..sides),
+                sparse
+                    .flat
+                    .get_mut(..2 * sides)
+                    .map(|flat| flat.split_at_mut(sides)),
+            ) else {
+                break;
+            };
+            let mut past_bucket = None;
+            for (index, &[r, c, player]) in moves.iter().enumerate().skip(played) {
+                if let Some(&[r, _, _]) = moves.get(index + PREFETCH_AHEAD) {
+                    crate::simd::prefetch(buckets, r as usize);
+                }
+                let mover = player.wrapping_sub(1);
+                if r >= n || c >= n || mover > 1 {
+                    break 'cells;
+                }
+                let bucket = &mut buckets[r as usize];
+                if RowCells::holds(bucket, c) {
+                    break 'cells;
+                }
+                let RowBucket(cells) = bucket;
+                let count = usize::from(cells[0]);
+                // `>=`, not `==`: the compiler then knows the next entry is
+                // within the bucket.
+                if count >= ROW_BUCKET_CELLS {
+                    past_bucket = Some(index);
+                    break;
+                }
+                cells[count + 1] = (c as u16 + 1) | if mover == 1 { ROW_CELL_SECOND } else { 0 };
+                cells[0] += 1;
+                in_buckets += 1;
+                let sign = 1 - 2 * mover as i32;
+                let (row, column) = (&mut row_sums[r as usize], &mut column_sums[c as usize]);
+                *row += sign;
+                *column += sign;
+                won = full(*row) | full(*column);
+                played = index + 1;
+                // Moves on a diagonal of a large board are rare: branches.
+                if r == c {
+                    diagonal += sign;
+                    won |= full(diagonal);
+                }
+                if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
+                    anti_diagonal += sign;
+                    won |= full(anti_diagonal);
+                }
+                if won {
+                    break 'cells;
+                }
+            }
+            let Some(index) = past_bucket else {
+                break;
+            };
+            let [r, c, player] = moves[index];
+            let mover = Player::of_index(player - 1);
+            // Taken in the table, or no memory for it: `play` says which.
+            let Ok(Some((row, column))) = sparse.place_past_row(n, [r, c], mover) else {
+                break;
+            };
+            won = full(row) | full(column);
+            played = index + 1;
+            if r == c {
+                diagonal += mover.sign();
+                won |= full(diagonal);
+            }
+            if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
+                anti_diagonal += mover.sign();
+                won |= full(anti_diagonal);
+            }
+            if won {
+                break;
+            }
+        }
+        sparse.rows.len += in_buckets;
+        self.diagonal = diagonal;
+        self.anti_diagonal = anti_diagonal;
         self.moves += played as u64;
         (played, won)
     }
@@ -3196,6 +3319,154 @@ mod tests {
                         in_rows.line_sum(line),
                         in_table.line_sum(line),
                         "N = {n}, {line}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_rows_loop_plays_as_the_scan_engine_under_every_rule() {
+        use rand::{RngExt, SeedableRng};
+        // Games of N to 3N moves, whose cells the rows' buckets keep: moves
+        // at random with refusals planted (a taken cell in a bucket and
+        // past one, a cell off the board, a third player), rows filled past
+        // their buckets, then player 1 fills a line and the game goes on
+        // 40 moves past the win.
+        let games = [
+            (1025u32, 0, true),
+            (1027, 0, false),
+            (1031, 1, true),
+            (1033, 1, false),
+        ]
+        .into_iter()
+        .chain([(2003, 2, true), (2011, 2, false), (4099, 3, true)]);
+        for (n, line, last_past_bucket) in games {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(n));
+            // The line's last cell in row 3, past its bucket by then, or
+            // in the last row, whose bucket has room.
+            let line_cell = |i: u32| {
+                let j = if last_past_bucket { (i + 4) % n } else { i };
+                match line {
+                    0 => (j, j),
+                    1 => (j, n - 1 - j),
+                    2 => (j, 7),
+                    _ => (11, i),
+                }
+            };
+            let on_line = |r: u32, c: u32| (0..n).any(|i| line_cell(i) == (r, c));
+            let mut taken = std::collections::HashSet::new();
+            let free_cell =
+                |rng: &mut rand_chacha::ChaCha8Rng,
+                 taken: &mut std::collections::HashSet<(u32, u32)>| loop {
+                    let (r, c) = (rng.random_range(0..n), rng.random_range(0..n));
+                    if !on_line(r, c) && taken.insert((r, c)) {
+                        return (r, c);
+                    }
+                };
+            let mut moves = Vec::new();
+            for i in 0..n + n / 2 {
+                let (r, c) = if i % 5 == 0 {
+                    // Rows 3 and 4 run past their buckets.
+                    let r = 3 + i % 2;
+                    let c = rng.random_range(0..n);
+                    if on_line(r, c) || !taken.insert((r, c)) {
+                        free_cell(&mut rng, &mut taken)
+                    } else {
+                        (r, c)
+                    }
+                } else {
+                    free_cell(&mut rng, &mut taken)
+                };
+                moves.push([r, c, 1 + i % 2]);
+                match i % 211 {
+                    // The same cell again, in whichever store holds it.
+                    7 => moves.push([r, c, 2 - i % 2]),
+                    50 => moves.push([n, c, 2 - i % 2]),
+                    99 => moves.push([r, c ^ 1, 3]),
+                    _ => {}
+                }
+            }
+            for i in 0..n {
+                let (r, c) = line_cell(i);
+                moves.push([r, c, 1]);
+                let (r, c) = free_cell(&mut rng, &mut taken);
+                moves.push([r, c, 2]);
+            }
+            moves.extend((0..40).map(|i| {
+                let (r, c) = free_cell(&mut rng, &mut taken);
+                [r, c, 1 + i % 2]
+            }));
+            let size = BoardSize::new(i64::from(n)).expect("valid size");
+            let declared = moves.len() as u64;
+            let play_all = |game: &mut TicTacToe| {
+                let mut results = Vec::new();
+                let mut at = 0;
+                for chunk in moves.chunks(256) {
+                    let mut played = 0;
+                    while played < chunk.len() {
+                        let mut outcomes = vec![0; chunk.len() - played];
+                        match game.play_batch(&chunk[played..], &mut outcomes) {
+                            Ok(()) => {
+                                results.extend(outcomes.iter().map(|&o| Ok(o)));
+                                played = chunk.len();
+                            }
+                            Err((index, error)) => {
+                                results.extend(outcomes[..index].iter().map(|&o| Ok(o)));
+                                results.push(Err(error));
+                                played += index + 1;
+                            }
+                        }
+                    }
+                    at += chunk.len();
+                }
+                assert_eq!(at, moves.len());
+                (results, game.winner(), game.moves_played())
+            };
+            for after_win in [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode] {
+                let what = format!("N = {n}, line {line}, {last_past_bucket}, {after_win:?}");
+                let counter = Rules {
+                    after_win,
+                    engine: EngineKind::Counter,
+                };
+                let mut in_rows = TicTacToe::with_rules(size, counter);
+                in_rows.reset_for_moves(size, declared);
+                assert!(in_rows.narrow.rows.in_use, "{what}");
+                let scan = Rules {
+                    after_win,
+                    engine: EngineKind::Scan,
+                };
+                let mut by_scan = TicTacToe::with_rules(size, scan);
+                let (results, winner, played) = play_all(&mut in_rows);
+                let expected = play_all(&mut by_scan);
+                assert_eq!(
+                    (&results, winner, played),
+                    (&expected.0, expected.1, expected.2),
+                    "{what}"
+                );
+                assert!(winner.is_some(), "{what}: the line wins");
+                assert!(
+                    results.iter().filter(|result| result.is_err()).count() >= 12,
+                    "{what}: refusals"
+                );
+                assert!(
+                    in_rows.narrow.cells.len > 0,
+                    "{what}: rows past their buckets"
+                );
+                for &[r, c, _] in moves.iter().step_by(3) {
+                    assert_eq!(in_rows.cell(r, c), by_scan.cell(r, c), "{what}, ({r}, {c})");
+                }
+                for line in [
+                    Line::Row(3),
+                    Line::Row(11),
+                    Line::Column(7),
+                    Line::Diagonal,
+                    Line::AntiDiagonal,
+                ] {
+                    assert_eq!(
+                        in_rows.line_sum(line),
+                        by_scan.line_sum(line),
+                        "{what}, {line}"
                     );
                 }
             }
