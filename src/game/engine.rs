@@ -3211,6 +3211,34 @@ mod tests {
         }
     }
 
+    /// Each move's outcome or refusal, `moves` played `batch` at a time
+    /// by `play_batch` and, after a refusal, from the move after it.
+    fn play_in_batches(
+        game: &mut TicTacToe,
+        moves: &[[u32; 3]],
+        batch: usize,
+    ) -> Vec<Result<u8, MoveError>> {
+        let mut results = Vec::new();
+        for chunk in moves.chunks(batch) {
+            let mut played = 0;
+            while played < chunk.len() {
+                let mut outcomes = vec![0; chunk.len() - played];
+                match game.play_batch(&chunk[played..], &mut outcomes) {
+                    Ok(()) => {
+                        results.extend(outcomes.iter().map(|&o| Ok(o)));
+                        played = chunk.len();
+                    }
+                    Err((index, error)) => {
+                        results.extend(outcomes[..index].iter().map(|&o| Ok(o)));
+                        results.push(Err(error));
+                        played += index + 1;
+                    }
+                }
+            }
+        }
+        results
+    }
+
     #[test]
     fn a_long_game_kept_in_rows_plays_as_one_in_the_table_and_as_the_scan_engine() {
         use rand::{RngExt, SeedableRng};
@@ -3251,25 +3279,7 @@ mod tests {
             }
             let size = BoardSize::new(i64::from(n)).expect("valid size");
             let declared = moves.len() as u64;
-            let play_all = |game: &mut TicTacToe| {
-                let mut results = Vec::new();
-                let mut at = 0;
-                while at < moves.len() {
-                    let mut outcomes = vec![0; moves.len() - at];
-                    match game.play_batch(&moves[at..], &mut outcomes) {
-                        Ok(()) => {
-                            results.extend(outcomes.iter().map(|&o| Ok(o)));
-                            at = moves.len();
-                        }
-                        Err((played, error)) => {
-                            results.extend(outcomes[..played].iter().map(|&o| Ok(o)));
-                            results.push(Err(error));
-                            at += played + 1;
-                        }
-                    }
-                }
-                results
-            };
+            let play_all = |game: &mut TicTacToe| play_in_batches(game, &moves, moves.len());
             let mut in_rows = TicTacToe::with_rules(size, Rules::default());
             in_rows.reset_for_moves(size, declared);
             assert!(
@@ -3400,27 +3410,7 @@ mod tests {
             let size = BoardSize::new(i64::from(n)).expect("valid size");
             let declared = moves.len() as u64;
             let play_all = |game: &mut TicTacToe| {
-                let mut results = Vec::new();
-                let mut at = 0;
-                for chunk in moves.chunks(256) {
-                    let mut played = 0;
-                    while played < chunk.len() {
-                        let mut outcomes = vec![0; chunk.len() - played];
-                        match game.play_batch(&chunk[played..], &mut outcomes) {
-                            Ok(()) => {
-                                results.extend(outcomes.iter().map(|&o| Ok(o)));
-                                played = chunk.len();
-                            }
-                            Err((index, error)) => {
-                                results.extend(outcomes[..index].iter().map(|&o| Ok(o)));
-                                results.push(Err(error));
-                                played += index + 1;
-                            }
-                        }
-                    }
-                    at += chunk.len();
-                }
-                assert_eq!(at, moves.len());
+                let results = play_in_batches(game, &moves, 256);
                 (results, game.winner(), game.moves_played())
             };
             for after_win in [AfterWin::Error, AfterWin::Continue, AfterWin::Leetcode] {
