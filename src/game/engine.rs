@@ -2445,6 +2445,25 @@ impl TicTacToe {
         (played, won)
     }
 
+    /// Adds a move's `sign` at (`r`, `c`) to the `diagonals` (main, anti)
+    /// of an `n` x `n` board that it is on: whether one of them is then
+    /// full. On a large board such moves are rare, so these are branches.
+    #[inline(always)]
+    fn add_to_diagonals(n: u32, [r, c]: [u32; 2], sign: i32, diagonals: [&mut i32; 2]) -> bool {
+        let [diagonal, anti_diagonal] = diagonals;
+        let full = |sum: i32| sum.unsigned_abs() == n;
+        let mut won = false;
+        if r == c {
+            *diagonal += sign;
+            won |= full(*diagonal);
+        }
+        if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
+            *anti_diagonal += sign;
+            won |= full(*anti_diagonal);
+        }
+        won
+    }
+
     /// [`play_large_counter`](Self::play_large_counter) for a long game on
     /// a board of up to [`ROW_CELLS_MAX_N`] whose cells are in its rows'
     /// buckets and whose sums are in the flat array, once the list of sums
@@ -2453,7 +2472,8 @@ impl TicTacToe {
     /// Why a loop of its own: through the large boards' general loop, a
     /// move of such a game went through the tests of every store its
     /// board might have (table or rows, flat sums or a table of them, the
-    /// list of sums touched), some 130 instructions a move.
+    /// list of sums touched): `docs/PERFORMANCE.md` (round 21) has the
+    /// instructions that cost.
     #[inline(never)]
     fn play_rows_counter(&mut self, moves: &[[u32; 3]], leetcode: bool) -> (usize, bool) {
         let n = self.n;
@@ -2512,15 +2532,8 @@ impl TicTacToe {
                 *column += sign;
                 won = full(*row) | full(*column);
                 played = index + 1;
-                // Moves on a diagonal of a large board are rare: branches.
-                if r == c {
-                    diagonal += sign;
-                    won |= full(diagonal);
-                }
-                if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
-                    anti_diagonal += sign;
-                    won |= full(anti_diagonal);
-                }
+                let diagonals = [&mut diagonal, &mut anti_diagonal];
+                won |= Self::add_to_diagonals(n, [r, c], sign, diagonals);
                 if won {
                     break 'cells;
                 }
@@ -2536,14 +2549,8 @@ impl TicTacToe {
             };
             won = full(row) | full(column);
             played = index + 1;
-            if r == c {
-                diagonal += mover.sign();
-                won |= full(diagonal);
-            }
-            if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
-                anti_diagonal += mover.sign();
-                won |= full(anti_diagonal);
-            }
+            let diagonals = [&mut diagonal, &mut anti_diagonal];
+            won |= Self::add_to_diagonals(n, [r, c], mover.sign(), diagonals);
             if won {
                 break;
             }
@@ -2606,15 +2613,8 @@ impl TicTacToe {
             played += 1;
             won = full(row) | full(col) | diagonals_full;
             let sign = 1 - 2 * mover as i32;
-            // Moves on a diagonal of a large board are rare: branches.
-            if r == c {
-                diagonal += sign;
-                won |= full(diagonal);
-            }
-            if u64::from(r) + u64::from(c) + 1 == u64::from(n) {
-                anti_diagonal += sign;
-                won |= full(anti_diagonal);
-            }
+            let diagonals = [&mut diagonal, &mut anti_diagonal];
+            won |= Self::add_to_diagonals(n, [r, c], sign, diagonals);
             if won {
                 break;
             }
