@@ -26,7 +26,8 @@
 #
 # Each cell's hyperfine run (-N, RUNS runs after WARMUP) holds the
 # references too: `wc -l F`, `cat F | wc -l`, the peer from a file
-# (`peer < F`) and a pipe (`cat F | peer`), `tictactoe validate` (plain and
+# (`peer F`: started as tictactoe is, without a shell, whose start-up of
+# about 0.9 ms the peer once carried alone) and a pipe (`cat F | peer`), `tictactoe validate` (plain and
 # leetcode only: the other variants are not canonical, so validate stops at
 # their first byte) and `tictactoe check --input F F.ans F.ans`. Peak RSS is
 # one /usr/bin/time -v run of each. Before timing, the peer's output is
@@ -152,7 +153,7 @@ run_cell() { # N GAMES VARIANT
     printf '%s: ' "$name" >&2
     make_input "$n" "$games" "$variant" "$f"
     ok=yes
-    "$peer" < "$f" | cmp -s - "$f.ans" || ok=NO
+    "$peer" "$f" | cmp -s - "$f.ans" || ok=NO
     cat "$f" | "$peer" | cmp -s - "$f.ans" || ok=NO
     "$bin" --threads 1 "$f" | cmp -s - "$f.ans" || ok=NO
     cat "$f" | "$bin" | cmp -s - "$f.ans" || ok=NO
@@ -166,7 +167,7 @@ run_cell() { # N GAMES VARIANT
     local cmds=(
         "wc -l $f"
         "sh -c 'cat $f | wc -l'"
-        "sh -c 'exec $peer < $f'"
+        "$peer $f"
         "sh -c 'cat $f | $peer'"
         "$bin $f"
         "$bin --threads 1 $f"

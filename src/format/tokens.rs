@@ -38,7 +38,7 @@ pub fn read_block<C: Cpu>(
     let out = <&mut [u32; TOKENS_STORED]>::try_from(out.get_mut(..TOKENS_STORED)?).ok()?;
     let count = match simd::take_tokens(cpu, window, &tokens, out) {
         Some(count) => count,
-        None if tokens.digits == TokenDigits::Ten => take_one_by_one(window, &tokens, out)?,
+        None if tokens.digits == TokenDigits::Ten => take_one_by_one(cpu, window, &tokens, out)?,
         None => return None,
     };
     // Byte 0 the block's only whitespace: a token runs past the block.
@@ -49,10 +49,12 @@ pub fn read_block<C: Cpu>(
 /// of nine or ten digits, in every build. They are few to a block (five or
 /// six), and a vector pass that valued ten digits at every byte cost more
 /// than taking them one at a time; for short tokens it is the other way
-/// round, by far. `None` when a value does not fit a u32 (no board reaches
-/// that far).
+/// round, by far. Each token is valued in vector registers where the
+/// build has them ([`simd::digits_value`]), else by [`token_value`].
+/// `None` when a value does not fit a u32 (no board reaches that far).
 #[inline(always)]
-fn take_one_by_one(
+fn take_one_by_one<C: Cpu>(
+    cpu: C,
     window: &[u8; BLOCK_WINDOW],
     tokens: &PlainTokens,
     out: &mut [u32; TOKENS_STORED],
@@ -65,7 +67,12 @@ fn take_one_by_one(
         if end < start || end - start >= 10 {
             return None;
         }
-        let value = token_value(window, start + 1, end - start + 1);
+        // In vector registers, whatever the count: a branch on it would
+        // be mispredicted where nine-digit coordinates sit among shorter
+        // ones and one-digit players.
+        let (first, digits) = (start + 1, end - start + 1);
+        let value = simd::digits_value(cpu, window, first, digits)
+            .unwrap_or_else(|| token_value(window, first, digits));
         *out.get_mut(count)? = u32::try_from(value).ok()?;
         count += 1;
         starts &= starts - 1;
@@ -241,11 +248,19 @@ pub(crate) mod tests {
 
     #[test]
     fn masks_no_bytes_make_take_nothing_and_do_not_panic() {
-        let window = [b'7'; BLOCK_WINDOW];
-        let mut out = [0; TOKENS_STORED];
+        struct Take(PlainTokens);
+        impl Kernel for Take {
+            type Output = Option<usize>;
+            #[inline(always)]
+            fn run<C: Cpu>(self, cpu: C) -> Option<usize> {
+                let window = [b'7'; BLOCK_WINDOW];
+                take_one_by_one(cpu, &window, &self.0, &mut [0; TOKENS_STORED])
+            }
+        }
         for (starts, ends) in [(u64::MAX, u64::MAX), (0, u64::MAX), (u64::MAX, 1 << 63), (1 << 5, 1)] {
             let tokens = PlainTokens { starts, ends, last: 63, digits: TokenDigits::Ten };
-            assert_eq!(take_one_by_one(&window, &tokens, &mut out), None);
+            assert_eq!(Take(tokens).run(crate::simd::Baseline), None);
+            assert_eq!(dispatch(Take(tokens)), None);
         }
     }
 

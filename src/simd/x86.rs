@@ -4,7 +4,7 @@ use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
     _mm_loadu_si128, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    _mm_set1_epi16, _mm_set1_epi32, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm_madd_epi16, _mm_unpacklo_epi16, _mm_unpackhi_epi16, _mm_storeu_si128, _mm256_add_epi8, _mm256_alignr_epi8,
+    _mm_set1_epi16, _mm_set1_epi32, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm_madd_epi16, _mm_sub_epi8, _mm_packus_epi32, _mm_cvtsi128_si64, _mm_unpacklo_epi16, _mm_unpackhi_epi16, _mm_storeu_si128, _mm256_add_epi8, _mm256_alignr_epi8,
     _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu16_epi32,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
     _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_si256,
@@ -304,6 +304,44 @@ unsafe fn pack_values<const UPPER: usize>(
         }
     }
     packed
+}
+
+/// Shuffle patterns that move the first `count` bytes of 16 to the end
+/// and clear the bytes before them: the 16 entries from index `count`.
+static RIGHT_ALIGN: [u8; 32] = {
+    let mut table = [0x80; 32];
+    let mut at = 16;
+    while at < 32 {
+        table[at] = (at - 16) as u8;
+        at += 1;
+    }
+    table
+};
+
+/// [`super::digits_value`]: the value of the `count` (1 to 16) ASCII
+/// digits at the start of `text`. Moved to the end of the register with
+/// zeros before them, they combine as pairs, quads and two octets, in
+/// lanes whose sums cannot carry (at most 99, 9,999 and 99,999,999).
+///
+/// # Safety
+///
+/// The CPU must have SSSE3 and SSE4.1 (AVX2 brings both).
+#[inline(always)]
+pub(super) unsafe fn digits_value(text: &[u8; 16], count: usize) -> u64 {
+    let count = count.clamp(1, 16);
+    // SAFETY: `text` holds 16 bytes, and `RIGHT_ALIGN` 16 from `count` <=
+    // 16; the caller vouches for the instructions.
+    unsafe {
+        let text = _mm_loadu_si128(text.as_ptr().cast::<__m128i>());
+        let pattern = _mm_loadu_si128(RIGHT_ALIGN.as_ptr().add(count).cast::<__m128i>());
+        let digits = _mm_shuffle_epi8(_mm_sub_epi8(text, _mm_set1_epi8(b'0' as i8)), pattern);
+        let pairs = _mm_maddubs_epi16(digits, _mm_set1_epi16(1 << 8 | 10));
+        let quads = _mm_madd_epi16(pairs, _mm_set1_epi32(1 << 16 | 100));
+        let quads = _mm_packus_epi32(quads, quads);
+        let octets = _mm_madd_epi16(quads, _mm_set1_epi32(1 << 16 | 10_000));
+        let both = _mm_cvtsi128_si64(octets) as u64;
+        (both & 0xFFFF_FFFF) * 100_000_000 + (both >> 32)
+    }
 }
 
 /// [`super::nth_set_bit`] in one instruction.
