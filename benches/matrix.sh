@@ -27,9 +27,9 @@
 # Each cell's hyperfine run (-N, RUNS runs after WARMUP) holds the
 # references too: `wc -l F`, `cat F | wc -l`, the peer from a file
 # (`peer F`: started as tictactoe is, without a shell, whose start-up of
-# about 0.9 ms the peer once carried alone) and a pipe (`cat F | peer`), `tictactoe validate` (plain and
-# leetcode only: the other variants are not canonical, so validate stops at
-# their first byte) and `tictactoe check --input F F.ans F.ans`. Peak RSS is
+# about 0.8 ms the peer once carried alone) and a pipe (`cat F | peer`),
+# `tictactoe validate` (plain and leetcode only: the other variants are
+# not canonical, so validate stops at their first byte) and `tictactoe check --input F F.ans F.ans`. Peak RSS is
 # one /usr/bin/time -v run of each. Before timing, the peer's output is
 # compared byte for byte with tictactoe's.
 #

@@ -2,12 +2,14 @@
 
 use super::{BLOCK, ByteMasks, WINDOW};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadl_epi64,
-    _mm_loadu_si128, _mm_maddubs_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    _mm_set1_epi16, _mm_set1_epi32, _mm_shuffle_epi8, _mm_unpacklo_epi8, _mm_madd_epi16, _mm_sub_epi8, _mm_packus_epi32, _mm_cvtsi128_si64, _mm_unpacklo_epi16, _mm_unpackhi_epi16, _mm_storeu_si128, _mm256_add_epi8, _mm256_alignr_epi8,
+    __m128i, __m256i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8,
+    _mm_cvtsi128_si64, _mm_loadl_epi64, _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16,
+    _mm_movemask_epi8, _mm_or_si128, _mm_packus_epi32, _mm_set1_epi16, _mm_set1_epi32,
+    _mm_set1_epi8, _mm_shuffle_epi8, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
+    _mm_unpacklo_epi16, _mm_unpacklo_epi8, _mm256_add_epi8, _mm256_alignr_epi8,
     _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu16_epi32,
     _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_mullo_epi16, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi8, _mm256_setzero_si256,
     _mm256_storeu_si256, _mm256_subs_epu8, _pdep_u64,
 };
 
