@@ -163,16 +163,34 @@ pub fn verified_without_errors(problem: &Path) -> (Output, String) {
 /// `bt validate` and `bt run` must pass; the run's report, without the
 /// colour codes bt writes under CI.
 pub fn bt_validated_and_run(contest: &Path) -> String {
+    // bt keeps its builds in `$TMPDIR/bapctools_<hash>` and never removes
+    // them (8 MiB a run); the contest's own temporary folder takes them.
+    let scratch = contest.parent().expect("the contest sits in a temp dir");
     let validated = tool("bt", contest)
+        .env("TMPDIR", scratch)
         .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
         .output()
         .expect("bt runs");
     assert!(validated.status.success(), "{}", describe(&validated));
     let run = tool("bt", contest)
+        .env("TMPDIR", scratch)
         .args(["run", "--problem", "tictactoe", "-B"])
         .output()
         .expect("bt runs");
     assert!(run.status.success(), "{}", describe(&run));
+    let kept_in_scratch = std::fs::read_dir(scratch)
+        .expect("scratch listed")
+        .flatten()
+        .any(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("bapctools_")
+        });
+    assert!(
+        kept_in_scratch,
+        "bt left its builds outside the test's folder"
+    );
     without_colour(&format!(
         "{}{}",
         String::from_utf8_lossy(&run.stdout),
