@@ -19,7 +19,7 @@ use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread;
 
 /// A folder every user may read, holding a copy of the binary and the
@@ -31,45 +31,57 @@ struct Place {
     binary: PathBuf,
 }
 
-fn place() -> &'static Place {
-    static PLACE: OnceLock<Place> = OnceLock::new();
-    PLACE.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().to_path_buf();
-        let open = |path: &Path, mode| {
-            fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod")
-        };
-        open(&root, 0o755);
-        let binary = root.join("tictactoe");
-        fs::copy(common::binary(), &binary).expect("binary copied");
-        open(&binary, 0o755);
-        fs::copy("fixtures/check/example.input", root.join("small.in")).expect("example");
-        let generated = Command::new(&binary)
-            .args(["gen", "--seed", "7", "--cases", "2300", "--min-n", "3"])
-            .args(["--max-n", "100", "--limits", "relaxed"])
-            .output()
-            .expect("gen runs");
-        assert!(generated.status.success());
-        fs::write(root.join("large.in"), &generated.stdout).expect("large input");
-        for size in ["small", "large"] {
-            let input = root.join(format!("{size}.in"));
-            let answer = Command::new(&binary).arg(&input).output().expect("solve");
-            assert!(answer.status.success());
-            fs::write(root.join(format!("{size}.ans")), &answer.stdout).expect("answer");
-            // The first result of the first case turned from 0 to 1.
-            let text = String::from_utf8(answer.stdout).expect("ASCII");
-            let wrong = text.replacen('0', "1", 1);
-            fs::write(root.join(format!("{size}.wrong")), wrong).expect("wrong output");
-            for name in ["in", "ans", "wrong"] {
-                open(&root.join(format!("{size}.{name}")), 0o644);
-            }
+/// The shared [`Place`], made again when no test holds it: a static one
+/// would never be dropped, and would leave its 64 MB in the temp folder
+/// after every run.
+fn place() -> Arc<Place> {
+    static PLACE: Mutex<Weak<Place>> = Mutex::new(Weak::new());
+    let mut shared = PLACE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(place) = shared.upgrade() {
+        return place;
+    }
+    let place = Arc::new(placed());
+    *shared = Arc::downgrade(&place);
+    place
+}
+
+/// Makes a [`Place`].
+fn placed() -> Place {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().to_path_buf();
+    let open = |path: &Path, mode| {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod")
+    };
+    open(&root, 0o755);
+    let binary = root.join("tictactoe");
+    fs::copy(common::binary(), &binary).expect("binary copied");
+    open(&binary, 0o755);
+    fs::copy("fixtures/check/example.input", root.join("small.in")).expect("example");
+    let generated = Command::new(&binary)
+        .args(["gen", "--seed", "7", "--cases", "2300", "--min-n", "3"])
+        .args(["--max-n", "100", "--limits", "relaxed"])
+        .output()
+        .expect("gen runs");
+    assert!(generated.status.success());
+    fs::write(root.join("large.in"), &generated.stdout).expect("large input");
+    for size in ["small", "large"] {
+        let input = root.join(format!("{size}.in"));
+        let answer = Command::new(&binary).arg(&input).output().expect("solve");
+        assert!(answer.status.success());
+        fs::write(root.join(format!("{size}.ans")), &answer.stdout).expect("answer");
+        // The first result of the first case turned from 0 to 1.
+        let text = String::from_utf8(answer.stdout).expect("ASCII");
+        let wrong = text.replacen('0', "1", 1);
+        fs::write(root.join(format!("{size}.wrong")), wrong).expect("wrong output");
+        for name in ["in", "ans", "wrong"] {
+            open(&root.join(format!("{size}.{name}")), 0o644);
         }
-        Place {
-            _dir: dir,
-            root,
-            binary,
-        }
-    })
+    }
+    Place {
+        _dir: dir,
+        root,
+        binary,
+    }
 }
 
 /// How a run is confined.
@@ -87,8 +99,7 @@ const SIXTEEN_MIB: Limit = Limit::Memory(16);
 
 /// Runs the placed binary with `args` (`@NAME` names a placed file) under
 /// `limit`, in the placed folder, with `stdin` as standard input.
-fn run(limit: Limit, args: &[&str], stdin: Option<&str>) -> Output {
-    let place = place();
+fn run(place: &Place, limit: Limit, args: &[&str], stdin: Option<&str>) -> Output {
     let mut command = match limit {
         Limit::None => Command::new(&place.binary),
         Limit::OneProcess => {
@@ -177,11 +188,12 @@ fn as_strs(args: &[String]) -> Vec<&str> {
 
 #[test]
 fn one_process_gives_every_command_its_usual_result() {
+    let place = place();
     for size in ["small", "large"] {
         for (args, stdin) in judge_commands(size) {
             let args = as_strs(&args);
-            let free = run(Limit::None, &args, stdin.as_deref());
-            let confined = run(Limit::OneProcess, &args, stdin.as_deref());
+            let free = run(&place, Limit::None, &args, stdin.as_deref());
+            let confined = run(&place, Limit::OneProcess, &args, stdin.as_deref());
             let stderr = String::from_utf8_lossy(&confined.stderr);
             assert_eq!(
                 confined.status.code(),
@@ -196,11 +208,12 @@ fn one_process_gives_every_command_its_usual_result() {
 
 #[test]
 fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
+    let place = place();
     for size in ["small", "large"] {
         for (args, stdin) in judge_commands(size) {
             let args = as_strs(&args);
-            let free = run(Limit::None, &args, stdin.as_deref());
-            let confined = run(SIXTEEN_MIB, &args, stdin.as_deref());
+            let free = run(&place, Limit::None, &args, stdin.as_deref());
+            let confined = run(&place, SIXTEEN_MIB, &args, stdin.as_deref());
             let stderr = String::from_utf8_lossy(&confined.stderr);
             if confined.status.code() == Some(71) {
                 assert!(stderr.contains("out of memory"), "{args:?}: {stderr}");
@@ -218,6 +231,7 @@ fn sixteen_mib_of_memory_gives_the_answer_or_exit_71() {
 
 #[test]
 fn caps_that_hold_the_threads_arenas_and_little_else_give_the_usual_result() {
+    let place = place();
     // glibc reserves 64 MiB of address space for each thread's arena
     // (128 while it makes it). Just above what two, three or four
     // workers' arenas take, runs aborted where an allocation that cannot
@@ -231,7 +245,7 @@ fn caps_that_hold_the_threads_arenas_and_little_else_give_the_usual_result() {
         (Some("16"), [138, 398, 594, 598]),
     ];
     for (args, stdin) in judge_commands("large") {
-        let free = run(Limit::None, &as_strs(&args), stdin.as_deref());
+        let free = run(&place, Limit::None, &as_strs(&args), stdin.as_deref());
         for (threads, caps) in tries {
             let mut args = args.clone();
             if let Some(threads) = threads {
@@ -241,7 +255,7 @@ fn caps_that_hold_the_threads_arenas_and_little_else_give_the_usual_result() {
             }
             let args = as_strs(&args);
             for cap in caps {
-                let confined = run(Limit::Memory(cap), &args, stdin.as_deref());
+                let confined = run(&place, Limit::Memory(cap), &args, stdin.as_deref());
                 let stderr = String::from_utf8_lossy(&confined.stderr);
                 let context = format!("{args:?} under {cap} MiB: {stderr}");
                 assert_eq!(confined.status.code(), free.status.code(), "{context}");
@@ -277,11 +291,11 @@ fn threads_asked_for_under_sixteen_mib_give_the_answer_not_an_abort() {
     fs::write(&transcript, &converted.stdout).expect("transcript");
     for input in [&short, &transcript] {
         let input = input.to_str().expect("a UTF-8 path");
-        let free = run(Limit::None, &["--threads", "1", input], None);
+        let free = run(&place, Limit::None, &["--threads", "1", input], None);
         assert_eq!(free.status.code(), Some(0));
         for threads in ["2", "3", "8"] {
             let args = ["--threads", threads, input];
-            let confined = run(SIXTEEN_MIB, &args, None);
+            let confined = run(&place, SIXTEEN_MIB, &args, None);
             let stderr = String::from_utf8_lossy(&confined.stderr);
             assert_eq!(confined.status.code(), Some(0), "{args:?}: {stderr}");
             assert!(confined.stdout == free.stdout, "{args:?}");
@@ -354,8 +368,8 @@ fn files_given_as_fifos_get_the_verdicts_regular_files_get() {
                 piped.push(FEEDBACK.into());
             }
             let stdin = (protocol == "kattis").then(|| format!("small.{output}"));
-            let expected = run(Limit::None, &as_strs(&regular), stdin.as_deref());
-            let found = run(Limit::None, &as_strs(&piped), stdin.as_deref());
+            let expected = run(&place, Limit::None, &as_strs(&regular), stdin.as_deref());
+            let found = run(&place, Limit::None, &as_strs(&piped), stdin.as_deref());
             for writer in writers {
                 writer.join().expect("FIFO writer");
             }
