@@ -257,8 +257,9 @@ fn left_after_a_while(mark: &str) -> Vec<String> {
 }
 
 /// Starts `test` on one test with `script`, in a process group of its own
-/// as a shell starts a job, marked `mark`.
-fn start_job(dir: &Path, script: &str, mark: &str) -> std::process::Child {
+/// as a shell starts a job, marked `mark`, with `scratch` for its
+/// temporary files.
+fn start_job(dir: &Path, scratch: &Path, script: &str, mark: &str) -> std::process::Child {
     use std::os::unix::process::CommandExt;
     std::process::Command::new(binary())
         .arg("test")
@@ -266,6 +267,7 @@ fn start_job(dir: &Path, script: &str, mark: &str) -> std::process::Child {
         .args(["-c", script, "--time-limit", "20"])
         .env("TICTACTOE", binary())
         .env("TICTACTOE_HOSTILE_MARK", mark)
+        .env("TMPDIR", scratch)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -279,11 +281,22 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
     let _alone = alone();
     use std::os::unix::process::ExitStatusExt;
     let dir = one_test();
+    let scratch = tempfile::tempdir().expect("temp dir");
+    // Nor files: a tool killed cannot remove its temporary files, so it
+    // must have none on disk by then.
+    let files_left = || -> Vec<_> {
+        fs::read_dir(scratch.path())
+            .expect("scratch listed")
+            .flatten()
+            .map(|entry| entry.file_name())
+            .collect()
+    };
     // The solution kills the tool's whole process group: the supervisor,
     // in a group of its own, notices and ends the tree.
     let mark = format!("group-{}", std::process::id());
     let mut job = start_job(
         dir.path(),
+        scratch.path(),
         "fixtures/hostile/kills-the-tools-group.sh",
         &mark,
     );
@@ -291,11 +304,13 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
     assert_eq!(status.signal(), Some(9), "{status:?}");
     let left = left_after_a_while(&mark);
     assert!(left.is_empty(), "left behind: {left:?}");
+    assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
     // Ctrl-C or `kill`: a signal to the job's process group. SIGTERM, since
     // a background shell may have started these tests with SIGINT ignored.
     let mark = format!("job-signal-{}", std::process::id());
     let mut job = start_job(
         dir.path(),
+        scratch.path(),
         "fixtures/hostile/leaves-children-for-ctrl-c.sh",
         &mark,
     );
@@ -310,6 +325,7 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
     assert_eq!(status.signal(), Some(15), "{status:?}");
     let left = left_after_a_while(&mark);
     assert!(left.is_empty(), "left behind: {left:?}");
+    assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
 }
 
 #[test]

@@ -259,7 +259,7 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     }
     become_reaper();
     let exe = std::env::current_exe()?;
-    // Read back through this handle, whatever becomes of the path.
+    // Read back through this handle: the supervisor unlinks the path.
     let mut report_file = tempfile::NamedTempFile::new()?;
     let mut supervisor = Command::new(exe);
     supervisor

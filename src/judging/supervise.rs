@@ -64,9 +64,9 @@ const PARENT_CHECK: Duration = Duration::from_millis(100);
 /// The supervisor's work: runs `command` through `exe supervise --exec`,
 /// kills it at `time_limit`, ends every process it left, measures, and
 /// writes the report to `report`, which the runner made and which is opened
-/// before the solution starts (so that swapping the path for another file
-/// changes nothing) and overwritten at the end (so that what the solution
-/// wrote there is lost). If the runner dies (Ctrl-C, or killed), the
+/// and unlinked before the solution starts (so that swapping the path for
+/// another file changes nothing, and a killed runner leaves no file) and
+/// overwritten at the end (so that what the solution wrote there is lost). If the runner dies (Ctrl-C, or killed), the
 /// solution's tree is ended at once.
 pub fn supervise(
     exe: &Path,
@@ -76,10 +76,17 @@ pub fn supervise(
     report: &Path,
 ) -> io::Result<()> {
     become_reaper()?;
-    let mut report = fs::OpenOptions::new().write(true).open(report)?;
+    let report_path = report;
+    let mut report = fs::OpenOptions::new().write(true).open(report_path)?;
     if !report.metadata()?.is_file() {
         return Err(io::Error::other("the report is not a regular file"));
     }
+    // Both ends now hold the file open: with its name gone, a runner that
+    // is killed (by its solution, or by Ctrl-C) leaves no file behind.
+    // The runner reads it through its own handle and ignores the name's
+    // absence when it drops it. A name that cannot go costs only the file,
+    // not the run.
+    let _ = fs::remove_file(report_path);
     let runner = nix::unistd::getppid();
     let mut solution = Command::new(exe);
     solution.args(["supervise", "--exec"]);
