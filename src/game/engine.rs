@@ -16,6 +16,8 @@
 //! between games costs O(moves played).
 
 use std::fmt;
+
+use crate::simd::{self, Cpu, Kernel};
 use std::hash::BuildHasher;
 
 /// The largest board size the solver accepts.
@@ -360,6 +362,17 @@ struct Tiny {
 /// The bit of every row's first cell: column 0 of a [`Tiny`] board.
 const TINY_COLUMN: u64 = 0x0101_0101_0101_0101;
 
+/// [`TinyLines`] by N (N = 0 has no board; its entry is N = 1's).
+static TINY_LINES: [TinyLines; TINY_MAX_N as usize + 1] = {
+    let mut lines = [TinyLines::computed(1); TINY_MAX_N as usize + 1];
+    let mut n = 2;
+    while n <= TINY_MAX_N {
+        lines[n as usize] = TinyLines::computed(n);
+        n += 1;
+    }
+    lines
+};
+
 /// The lines of a [`Tiny`] board, full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TinyLines {
@@ -373,11 +386,32 @@ struct TinyLines {
     anti_diagonal: u64,
 }
 
+/// [`TicTacToe::play_tiny_counter`] as a [`Kernel`]: compiled for each
+/// build, in a function of its own.
+struct TinyLoop<'a, const LEETCODE: bool> {
+    game: &'a mut TicTacToe,
+    moves: &'a [[u32; 3]],
+}
+
+impl<const LEETCODE: bool> Kernel for TinyLoop<'_, LEETCODE> {
+    type Output = (usize, bool);
+
+    #[inline(always)]
+    fn run<C: Cpu>(self, _cpu: C) -> (usize, bool) {
+        self.game.play_tiny_counter::<LEETCODE>(self.moves)
+    }
+}
+
 impl TinyLines {
-    /// The lines of an N x N board (N from 1 to [`TINY_MAX_N`]).
+    /// The lines of an N x N board (N from 1 to [`TINY_MAX_N`]), looked up:
+    /// a game of a few moves has no time to compute them.
     #[inline(always)]
     fn of(n: u32) -> TinyLines {
-        let n = n.clamp(1, TINY_MAX_N);
+        TINY_LINES[n.clamp(1, TINY_MAX_N) as usize]
+    }
+
+    /// The lines of an N x N board, N from 1 to [`TINY_MAX_N`].
+    const fn computed(n: u32) -> TinyLines {
         // Bits below 8N: rows 0 to N - 1.
         let rows = u64::MAX >> (64 - 8 * n);
         TinyLines {
@@ -2190,8 +2224,8 @@ impl TicTacToe {
                     (Store::Packed, true, _) => self.play_large_counter::<Packed, true>(rest),
                     (Store::Packed, false, _) => self.play_large_counter::<Packed, false>(rest),
                     (Store::Few, _, _) => self.play_few_counter(rest),
-                    (Store::Tiny, true, _) => self.play_tiny_counter::<true>(rest),
-                    (Store::Tiny, false, _) => self.play_tiny_counter::<false>(rest),
+                    (Store::Tiny, true, _) => self.play_tiny::<true>(rest),
+                    (Store::Tiny, false, _) => self.play_tiny::<false>(rest),
                     (_, true, true) => self.play_dense_counter::<true, true, false>(rest),
                     (_, false, true) => self.play_dense_counter::<false, true, false>(rest),
                     (_, true, false) if selects => {
@@ -2391,12 +2425,24 @@ impl TicTacToe {
         (played, false)
     }
 
+    /// [`play_tiny_counter`](Self::play_tiny_counter) in the build for this CPU.
+    // Not inlined: the choice of build inlined into the solving loop made
+    // that loop slower on inputs that never reach it (zero-padded files).
+    #[inline(never)]
+    fn play_tiny<const LEETCODE: bool>(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
+        simd::dispatch_apart(TinyLoop::<LEETCODE> { game: self, moves })
+    }
+
     /// The counter engine on a [`Tiny`] board, as
     /// [`play_dense_counter`](Self::play_dense_counter) is on a dense one:
     /// the same contract, but only while nobody has won, or under
     /// LeetCode's rule. Both players' marks stay in registers, and every
     /// line through a move is one mask test.
-    #[inline(never)]
+    // Inlined only into `TinyLoop`, which `simd::dispatch_apart` compiles
+    // for each build in a function of its own: in the newer build a
+    // variable shift is one instruction (BMI2), not a move to CL and a
+    // shift.
+    #[inline(always)]
     fn play_tiny_counter<const LEETCODE: bool>(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
         // Known to the compiler, this bound keeps every shift below in range.
         let n = self.n.min(TINY_MAX_N);
