@@ -2425,12 +2425,14 @@ impl TicTacToe {
         (played, false)
     }
 
-    /// [`play_tiny_counter`](Self::play_tiny_counter) in the build for this CPU.
+    /// [`play_tiny_counter`](Self::play_tiny_counter) in the build for this
+    /// CPU, in a function of its own: `simd::dispatch`'s newer build is
+    /// not inlined into this baseline one.
     // Not inlined: the choice of build inlined into the solving loop made
     // that loop slower on inputs that never reach it (zero-padded files).
     #[inline(never)]
     fn play_tiny<const LEETCODE: bool>(&mut self, moves: &[[u32; 3]]) -> (usize, bool) {
-        simd::dispatch_apart(TinyLoop::<LEETCODE> { game: self, moves })
+        simd::dispatch(TinyLoop::<LEETCODE> { game: self, moves })
     }
 
     /// The counter engine on a [`Tiny`] board, as
@@ -2438,8 +2440,8 @@ impl TicTacToe {
     /// the same contract, but only while nobody has won, or under
     /// LeetCode's rule. Both players' marks stay in registers, and every
     /// line through a move is one mask test.
-    // Inlined only into `TinyLoop`, which `simd::dispatch_apart` compiles
-    // for each build in a function of its own: in the newer build a
+    // Inlined only into `TinyLoop`, which `simd::dispatch` compiles for
+    // each build, called from `play_tiny`: in the newer build a
     // variable shift is one instruction (BMI2), not a move to CL and a
     // shift.
     #[inline(always)]
@@ -2735,6 +2737,27 @@ mod tests {
             }
         }
         rules
+    }
+
+    #[test]
+    fn the_tiny_lines_looked_up_are_the_lines_cell_by_cell() {
+        for n in 1..=TINY_MAX_N {
+            let cells = |on: &dyn Fn(u32, u32) -> bool| {
+                (0..n)
+                    .flat_map(|r| (0..n).map(move |c| (r, c)))
+                    .filter(|&(r, c)| on(r, c))
+                    .fold(0u64, |marks, (r, c)| marks | Tiny::bit(r, c))
+            };
+            let expected = TinyLines {
+                row: cells(&|r, _| r == 0),
+                column: cells(&|_, c| c == 0),
+                diagonal: cells(&|r, c| r == c),
+                anti_diagonal: cells(&|r, c| r + c + 1 == n),
+            };
+            assert_eq!(TinyLines::of(n), expected, "N = {n}");
+        }
+        // No board has N = 0; its lookup is N = 1's, as the clamp was.
+        assert_eq!(TinyLines::of(0), TinyLines::of(1));
     }
 
     #[test]

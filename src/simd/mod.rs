@@ -102,28 +102,6 @@ pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
     run_baseline(kernel)
 }
 
-/// Runs `kernel` as [`dispatch`] does, but in a function of its own in
-/// either build: for a short hot loop called from the solving loop, which
-/// inlined there made the reader's code around it worse, and not inlined
-/// ran with the baseline's instructions only.
-#[inline]
-pub fn dispatch_apart<K: Kernel>(kernel: K) -> K::Output {
-    if has_newer_features() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has every feature `run_newer_apart` is compiled for.
-        return unsafe { run_newer_apart(kernel) };
-    }
-    run_baseline(kernel)
-}
-
-/// [`dispatch_apart`]'s newer build, never inlined into its caller.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-#[inline(never)]
-unsafe fn run_newer_apart<K: Kernel>(kernel: K) -> K::Output {
-    kernel.run(Newer { _checked: () })
-}
-
 /// [`dispatch`]'s baseline build, in a frame of its own. Inlined into
 /// `dispatch`, its locals (a short-case run's 16 KB of tokens among them)
 /// sat in `dispatch`'s frame under the newer build's as well: twice the
@@ -427,20 +405,6 @@ mod tests {
     struct Guarded<const N: usize> {
         out: [u32; N],
         after: [u32; 64],
-    }
-
-    #[test]
-    fn a_kernel_apart_runs_in_the_build_dispatch_chooses() {
-        struct Which;
-        impl Kernel for Which {
-            type Output = bool;
-            #[inline(always)]
-            fn run<C: Cpu>(self, _cpu: C) -> bool {
-                C::NEWER
-            }
-        }
-        assert_eq!(dispatch_apart(Which), dispatch(Which));
-        assert_eq!(dispatch(Which), has_newer_features());
     }
 
     #[test]
