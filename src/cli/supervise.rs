@@ -27,7 +27,8 @@ pub(super) struct SuperviseArgs {
     /// Bytes of address space each process of the solution may map.
     #[arg(long, value_name = "BYTES")]
     memory_limit: Option<u64>,
-    /// Where the report goes: one line, how the solution ended and what it cost.
+    /// Where the report goes: one line, how the solution ended and what it
+    /// cost. The file must exist; its name is removed once it is open.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// The solution's program and arguments.

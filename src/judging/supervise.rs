@@ -63,10 +63,12 @@ const PARENT_CHECK: Duration = Duration::from_millis(100);
 
 /// The supervisor's work: runs `command` through `exe supervise --exec`,
 /// kills it at `time_limit`, ends every process it left, measures, and
-/// writes the report to `report`, which the runner made and which is opened
+/// writes the report to `report`. The runner made that file; it is opened
 /// and unlinked before the solution starts (so that swapping the path for
-/// another file changes nothing, and a killed runner leaves no file) and
-/// overwritten at the end (so that what the solution wrote there is lost). If the runner dies (Ctrl-C, or killed), the
+/// another file changes nothing, and a runner killed from then on leaves
+/// no file; one killed while this starts still leaves it), and
+/// overwritten at the end (so that what the solution wrote there, through
+/// `/proc`, is lost). If the runner dies (Ctrl-C, or killed), the
 /// solution's tree is ended at once.
 pub fn supervise(
     exe: &Path,

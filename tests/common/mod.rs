@@ -161,7 +161,8 @@ pub fn verified_without_errors(problem: &Path) -> (Output, String) {
 
 /// BAPCtools on the problem `tictactoe` of the contest folder `contest`:
 /// `bt validate` and `bt run` must pass; the run's report, without the
-/// colour codes bt writes under CI.
+/// colour codes bt writes under CI. `contest` must sit directly in a
+/// temporary folder of the test's own, which takes bt's builds.
 pub fn bt_validated_and_run(contest: &Path) -> String {
     // bt keeps its builds in `$TMPDIR/bapctools_<hash>` and never removes
     // them (8 MiB a run); the contest's own temporary folder takes them.
