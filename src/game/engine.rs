@@ -16,9 +16,9 @@
 //! between games costs O(moves played).
 
 use std::fmt;
+use std::hash::BuildHasher;
 
 use crate::simd::{self, Cpu, Kernel};
-use std::hash::BuildHasher;
 
 /// The largest board size the solver accepts.
 pub const MAX_N: i64 = 1_000_000_000;

@@ -63,10 +63,10 @@ const PARENT_CHECK: Duration = Duration::from_millis(100);
 
 /// The supervisor's work: runs `command` through `exe supervise --exec`,
 /// kills it at `time_limit`, ends every process it left, measures, and
-/// writes the report to `report`. The runner made that file; it is opened
-/// and unlinked before the solution starts (so that swapping the path for
-/// another file changes nothing, and a runner killed from then on leaves
-/// no file; one killed while this starts still leaves it), and
+/// writes the report to `report_path`. The runner made that file; it is
+/// opened and unlinked before the solution starts (so that swapping the
+/// path for another file changes nothing, and a runner killed from then
+/// on leaves no file; one killed while this starts still leaves it), and
 /// overwritten at the end (so that what the solution wrote there, through
 /// `/proc`, is lost). If the runner dies (Ctrl-C, or killed), the
 /// solution's tree is ended at once.
@@ -75,10 +75,9 @@ pub fn supervise(
     command: &[String],
     time_limit: Duration,
     memory_limit: Option<u64>,
-    report: &Path,
+    report_path: &Path,
 ) -> io::Result<()> {
     become_reaper()?;
-    let report_path = report;
     let mut report = fs::OpenOptions::new().write(true).open(report_path)?;
     if !report.metadata()?.is_file() {
         return Err(io::Error::other("the report is not a regular file"));
