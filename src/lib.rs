@@ -86,3 +86,24 @@ pub use cli::{Failure, FailureKind, run_command_line};
 pub use game::{
     AfterWin, BadSize, BoardSize, EngineKind, Line, MoveError, Outcome, Player, Rules, TicTacToe,
 };
+
+#[cfg(test)]
+mod property_tests {
+    //! One place for what the unit tests' property tests share, so that
+    //! the seeds of their failures are kept under `tests/`, with the rest
+    //! of the tests' data, not in a folder of their own at the crate's top.
+
+    use proptest::test_runner::{Config, FileFailurePersistence};
+
+    /// Proptest's defaults (and `PROPTEST_CASES`, where it is set), with a
+    /// failing case's seed written to `tests/proptest-regressions/` under
+    /// its source file's path within `src/`, and run again first next time.
+    pub(crate) fn config() -> Config {
+        Config {
+            failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel(
+                "tests/proptest-regressions",
+            ))),
+            ..Config::default()
+        }
+    }
+}

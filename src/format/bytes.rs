@@ -941,6 +941,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
 
         #[test]
         fn every_token_a_block_offers_is_what_the_general_scanner_reads(text in block_bytes()) {

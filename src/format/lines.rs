@@ -371,6 +371,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn move_lines_read_as_their_tokens_say(text in move_lines()) {
             let mut padded = text.clone();
@@ -550,6 +551,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn blocks_are_read_as_their_lines_read_one_by_one(text in blocks(), most in 1usize..12) {
             let window: &[u8; BLOCK_WINDOW] = text[..].try_into().expect("a window");

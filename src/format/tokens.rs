@@ -265,6 +265,7 @@ pub(crate) mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn the_stream_reads_what_reading_token_by_token_reads(
             values in proptest::collection::vec(

@@ -460,6 +460,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn batches_of_any_length_write_what_results_pushed_one_by_one_do(
             cases in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..40), 0..6),

@@ -3605,6 +3605,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
         // One game object reused over a run of games, as the solver reuses
         // it over a file's cases, against a new object per game: games of
         // few and of many moves (around the dense store's RECORDED_MOVES),

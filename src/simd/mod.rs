@@ -462,6 +462,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn every_build_finds_the_nth_set_bit_as_the_plain_path_does(mask in any::<u64>(), k in 0u32..70) {
             struct Nth(u64, u32);

@@ -748,6 +748,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
         // Whatever whitespace an output puts between the answer's tokens,
         // compared by tokens it is the answer.
         #[test]

@@ -288,6 +288,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn the_fast_run_transcodes_what_the_byte_machine_does(
             pieces in proptest::collection::vec(

@@ -200,6 +200,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         /// The block search finds the first cut a byte-at-a-time search
         /// finds, and where it finds none, says to search again from no
         /// later than that cut would be once more bytes come.

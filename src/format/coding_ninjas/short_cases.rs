@@ -265,6 +265,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::property_tests::config())]
         #[test]
         fn runs_read_what_reading_token_by_token_reads(
             cases in proptest::collection::vec(
