@@ -931,11 +931,13 @@ fn compact_move(bytes: &[u8], at: usize) -> Option<([u32; 3], [usize; 2], usize)
             if digit > 9 {
                 break;
             }
-            value = value * 10 + u32::from(digit);
-            pos += 1;
-            if pos - start > 9 {
+            // A tenth digit is the general reader's, before it can carry
+            // the value past `u32`.
+            if pos - start == 9 {
                 return None;
             }
+            value = value * 10 + u32::from(digit);
+            pos += 1;
         }
         let digits = pos - start;
         if digits == 0 || (digits > 1 && bytes[start] == b'0') {
