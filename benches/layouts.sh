@@ -4,7 +4,7 @@
 # of what `solve` accepts beyond the statement's bounds, where the cost of a
 # case, not of a move, is all there is.
 #
-#   benches/layouts.sh                 (from anywhere; about 2 minutes)
+#   benches/layouts.sh                 (from anywhere; under a minute, and a build)
 #   SIZE=4 RUNS=3 benches/layouts.sh   (a quick run)
 #
 # Inputs (about SIZE MB each, one seed):
@@ -13,7 +13,8 @@
 #   tabs          the same tokens, one tab apart
 #   token-lines   the same tokens, one a line
 #   n1            games on a board of one: one move each, which wins
-#   q0            cases of no move (Q = 0): an empty line each
+#   q0            cases of no move (`7`, then Q = `0`), each answered by an
+#                 empty line
 # For each: `wc -l F`, the C++ peer (`peer F`, benches/peer.cpp), and
 # tictactoe by file with `--threads 1` and with the default; hyperfine -N,
 # RUNS runs after one warm-up, medians; peak RSS of the default run from
@@ -34,8 +35,9 @@ PEER_FLAGS=${PEER_FLAGS:-"-O2 -march=x86-64 -static"}
 mkdir -p "$WORK"
 if [ -z "${BIN:-}" ]; then
     (cd "$root" && cargo build --release --quiet)
-    BIN=$root/target/release/tictactoe
+    BIN=${CARGO_TARGET_DIR:-$root/target}/release/tictactoe
 fi
+BIN=$(realpath "$BIN")
 "$CXX" $PEER_FLAGS -o "$WORK/peer" "$root/benches/peer.cpp"
 cd "$WORK"
 
@@ -74,8 +76,10 @@ for name in one-line tabs token-lines n1 q0; do
     "$BIN" "$f" > "$f.ans"
     ./peer "$f" | cmp -s - "$f.ans" || ok=NO
     "$BIN" --threads 1 "$f" | cmp -s - "$f.ans" || ok=NO
+    # hyperfine stops at a command that fails; its stderr says which.
+    bin=$(printf %q "$BIN")
     hyperfine -N -w 1 -r "$RUNS" --export-json "$f.json" \
-        "wc -l $f" "./peer $f" "$BIN --threads 1 $f" "$BIN $f" >/dev/null 2>&1
+        "wc -l $f" "./peer $f" "$bin --threads 1 $f" "$bin $f" >/dev/null
     rss=$( { /usr/bin/time -v "$BIN" "$f" >/dev/null; } 2>&1 | awk '/Maximum resident/ {print $6}')
     python3 - "$f" "$ok" "$rss" <<'PY'
 import json, os, statistics, sys
