@@ -931,8 +931,8 @@ fn compact_move(bytes: &[u8], at: usize) -> Option<([u32; 3], [usize; 2], usize)
             if digit > 9 {
                 break;
             }
-            // A tenth digit is the general reader's, before it can carry
-            // the value past `u32`.
+            // A tenth digit sends the move to the general reader, before
+            // it could carry the value past `u32`.
             if pos - start == 9 {
                 return None;
             }
