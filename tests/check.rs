@@ -17,9 +17,14 @@ const MALFORMED: &str = "0 0 0 0 0 0 X\n";
 /// Runs the Kattis form, `IN ANS FEEDBACK_DIR < output`, and returns the
 /// status and the judge message.
 fn kattis(answer: &str, output: &str) -> (Option<i32>, String) {
+    kattis_on(INPUT, answer, output)
+}
+
+/// [`kattis`] on another input.
+fn kattis_on(input: &str, answer: &str, output: &str) -> (Option<i32>, String) {
     let feedback = tempfile::tempdir().expect("temporary directory");
     let result = tictactoe()
-        .args(["check", "--protocol", "kattis", INPUT, answer])
+        .args(["check", "--protocol", "kattis", input, answer])
         .arg(feedback.path())
         .write_stdin(output)
         .output()
@@ -72,6 +77,30 @@ fn kattis_reports_a_wrong_answer_file_as_a_judge_error_not_a_rejection() {
         message.starts_with("FAIL: the expected answer"),
         "{message}"
     );
+}
+
+#[test]
+fn kattis_holds_each_leetcode_test_case_to_its_own_array_whatever_the_whitespace() {
+    let (input, answer) = (
+        "fixtures/check/leetcode-three.input",
+        "fixtures/check/leetcode-three.answer",
+    );
+    assert_eq!(
+        kattis_on(input, answer, "[null, 0,\n 0] [null]\n\n[null,0]").0,
+        Some(42)
+    );
+    // Two test cases' results in one array, arrays of swapped lengths, an
+    // empty test case left out: each the right results in order, but not
+    // the answer.
+    for wrong in [
+        "[null,0,0,0]\n",
+        "[null,0]\n[null,0,0]\n",
+        "[null,0,0]\n[null,0]\n",
+    ] {
+        let (status, message) = kattis_on(input, answer, wrong);
+        assert_eq!(status, Some(43), "{wrong:?} accepted");
+        assert!(message.contains("case "), "{message}");
+    }
 }
 
 #[test]

@@ -262,7 +262,11 @@ pub fn compare(expected: impl Read, found: impl Read, mode: Mode) -> Result<Comp
             compare_lines(Lines::new(expected), Lines::new(found), true)
         }
         (Format::CodingNinjas, Mode::Tokens) => compare_tokens(expected, found),
-        (Format::Leetcode, Mode::Tokens) => compare_tokens(Lines::new(expected), Lines::new(found)),
+        // By tokens, whitespace never counts, but a LeetCode test case's
+        // array does: its `]` ends the case as a line end does by lines.
+        (Format::Leetcode, Mode::Tokens) => {
+            compare_lines(Lines::arrays(expected), Lines::arrays(found), true)
+        }
     }
 }
 
@@ -734,16 +738,30 @@ mod tests {
             by_tokens(answer, "0 1 0 0 2 0").to_string_difference(),
             "the output goes on after the last result (case 3): found \"0\""
         );
-        // LeetCode answers are read a line, an array, at a time even so:
-        // blank lines between are nothing, but two arrays on a line are
-        // not two cases.
+        // LeetCode answers are read an array at a time: whitespace between
+        // and inside them is nothing, but each array is its test case's.
+        let answer = "[null,0,1]\n[null]\n[null,0]\n";
+        for found in ["\n[null,0,1]\n\n[null]\n[null,0]", "[null,0,1] [null] [null,\n0]"] {
+            assert_eq!(by_tokens(answer, found).to_string_difference(), "no difference");
+        }
         assert_eq!(
-            by_tokens("[null,0,1]\n[null]\n", "\n[null,0,1]\n\n[null]").to_string_difference(),
-            "no difference"
+            by_tokens(answer, "[null,0,1,0]\n[null]\n").to_string_difference(),
+            "case 1: expected 2 results, found 3 tokens on the line, the first extra one \"0\" \
+             (one line per case is required)"
         );
         assert_eq!(
-            by_tokens("[null,0,1]\n[null]\n", "[null,0,1] [null]").to_string_difference(),
-            "the output goes on after the last result (case 2): found \"[null]\""
+            by_tokens(answer, "[null,0]\n[null,1]\n[null,0]\n").to_string_difference(),
+            "case 1: expected 2 results, found 1: the line ends early"
+        );
+        assert_eq!(
+            by_tokens(answer, "[null,0,1]\n[null,0]\n").to_string_difference(),
+            "case 2: expected 0 results, found 1 token on the line, the first extra one \"0\" \
+             (one line per case is required)"
+        );
+        assert_eq!(
+            by_tokens(answer, "[null,0,1]\n[null,0]\n[null]\n").to_string_difference(),
+            "case 2: expected 0 results, found 1 token on the line, the first extra one \"0\" \
+             (one line per case is required)"
         );
     }
 

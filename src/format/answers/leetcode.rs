@@ -5,7 +5,9 @@
 //! into the Coding Ninjas answer it stands for (`0 0 1`), byte by byte and
 //! without holding a line, so that the comparison counts cases and moves the
 //! same way in both formats. Spaces, tabs and CRs may stand between the
-//! elements, as JSON allows; an LF ends a test case.
+//! elements, as JSON allows. Read [by lines](Lines::new), an LF ends a test
+//! case; read [by arrays](Lines::arrays), as a comparison by tokens reads
+//! it, the `]` does, and an LF is a blank like any other.
 //!
 //! A line that breaks the shape becomes, from the first byte that breaks it,
 //! one token that is never a result: the comparison then reports the output
@@ -53,11 +55,13 @@ pub struct Lines<R> {
     broken: Vec<u8>,
     /// Whether the broken line's text went on past what `broken` keeps.
     broken_more: bool,
+    /// Whether a test case ends at its `]` rather than at its line's LF.
+    arrays: bool,
     eof: bool,
 }
 
 impl<R: Read> Lines<R> {
-    /// Reads `inner` as LeetCode answer lines.
+    /// Reads `inner` as LeetCode answer lines: a test case a line.
     pub fn new(inner: R) -> Lines<R> {
         Lines {
             inner,
@@ -67,7 +71,19 @@ impl<R: Read> Lines<R> {
             state: State::LineStart,
             broken: Vec::new(),
             broken_more: false,
+            arrays: false,
             eof: false,
+        }
+    }
+
+    /// Reads `inner` as a sequence of LeetCode arrays, a test case each,
+    /// with any whitespace (line breaks too) between and inside them: what
+    /// a comparison by tokens holds an output to. Its case boundaries still
+    /// count: two test cases' results in one array are not the answer.
+    pub fn arrays(inner: R) -> Lines<R> {
+        Lines {
+            arrays: true,
+            ..Lines::new(inner)
         }
     }
 
@@ -101,25 +117,32 @@ impl<R: Read> Lines<R> {
         self.broken.clear();
     }
 
+    /// Ends the line being read, as its LF or the end of the input does.
+    fn end_line(&mut self, out: &mut Vec<u8>) {
+        match self.state {
+            // A blank line stands for nothing: only test cases are lines.
+            State::LineStart => return,
+            State::Closed => {}
+            State::Broken => self.end_broken(out),
+            // The line ends before its `]`.
+            _ => {
+                if self.state == State::InResult {
+                    out.push(b' ');
+                }
+                out.extend_from_slice(LINE_ENDS.as_bytes());
+            }
+        }
+        out.push(b'\n');
+        self.state = State::LineStart;
+    }
+
     /// Transcodes one byte into `out`.
     fn step(&mut self, byte: u8, out: &mut Vec<u8>) {
         if byte == b'\n' {
-            match self.state {
-                // A blank line stands for nothing: only test cases are lines.
-                State::LineStart => return,
-                State::Closed => {}
-                State::Broken => self.end_broken(out),
-                // The line ends before its `]`.
-                _ => {
-                    if self.state == State::InResult {
-                        out.push(b' ');
-                    }
-                    out.extend_from_slice(LINE_ENDS.as_bytes());
-                }
+            if self.arrays {
+                return self.step(b' ', out);
             }
-            out.push(b'\n');
-            self.state = State::LineStart;
-            return;
+            return self.end_line(out);
         }
         let blank = is_blank(byte);
         match self.state {
@@ -135,6 +158,10 @@ impl<R: Read> Lines<R> {
                 };
             }
             State::AfterElement if byte == b',' => self.state = State::BeforeResult,
+            State::AfterElement if byte == b']' && self.arrays => {
+                out.push(b'\n');
+                self.state = State::LineStart;
+            }
             State::AfterElement if byte == b']' => self.state = State::Closed,
             State::BeforeResult if !matches!(byte, b',' | b']') => {
                 out.push(byte);
@@ -168,10 +195,9 @@ impl<R: Read> Read for Lines<R> {
             let mut out = std::mem::take(&mut self.out);
             if read == 0 {
                 self.eof = true;
-                // A last line without its LF ends like one with it.
-                if self.state != State::LineStart {
-                    self.step(b'\n', &mut out);
-                }
+                // A last line without its LF ends like one with it, and so
+                // does an array left open.
+                self.end_line(&mut out);
             }
             let buffer = std::mem::take(&mut self.raw);
             let raw = &buffer[..read];
@@ -299,22 +325,43 @@ mod tests {
                 0..200,
             ),
             chunk in 1usize..8,
+            arrays: bool,
         ) {
             let text = pieces.concat().into_bytes();
+            let reader = |inner| if arrays { Lines::arrays(inner) } else { Lines::new(inner) };
             let mut expected = Vec::new();
-            let mut machine = Lines::new(&b""[..]);
+            let mut machine = reader(&b""[..]);
             for &byte in &text {
                 machine.step(byte, &mut expected);
             }
-            if machine.state != State::LineStart {
-                machine.step(b'\n', &mut expected);
-            }
-            for read in [&mut Lines::new(&text[..]) as &mut dyn Read, &mut Lines::new(Trickle(&text, chunk))] {
+            machine.end_line(&mut expected);
+            let mut trickled = if arrays { Lines::arrays(Trickle(&text, chunk)) } else { Lines::new(Trickle(&text, chunk)) };
+            for read in [&mut reader(&text[..]) as &mut dyn Read, &mut trickled] {
                 let mut found = Vec::new();
                 read.read_to_end(&mut found).expect("in memory");
                 proptest::prop_assert_eq!(&found, &expected);
             }
         }
+    }
+
+    fn by_arrays(text: &str) -> String {
+        let mut out = String::new();
+        Lines::arrays(text.as_bytes())
+            .read_to_string(&mut out)
+            .expect("in memory");
+        out
+    }
+
+    #[test]
+    fn read_by_arrays_each_array_is_a_test_case_whatever_the_whitespace() {
+        assert_eq!(by_arrays("[null,0,0,1] [null]\n"), "0 0 1 \n\n");
+        assert_eq!(by_arrays("[null,\n0,\n\n1]\n\n[null\n]"), "0 1 \n\n");
+        assert_eq!(by_arrays("[null,1][null,2]"), "1 \n2 \n");
+        // An array left open ends with the input, marked as a line is.
+        assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
+        // Read by lines, the same bytes are other test cases.
+        assert_eq!(transcoded("[null,1][null,2]"), "1 [null,2]\n");
+        assert_eq!(transcoded("[null,\n1]\n"), "\u{23CE}\n1]\n");
     }
 
     #[test]
