@@ -50,6 +50,14 @@ fn verifyproblem_accepts_the_kattis_package_and_every_submission_gets_its_verdic
     let dir = tempfile::tempdir().expect("temp dir");
     let problem = dir.path().join("tictactoe");
     package(&["--judge", "kattis"], &problem);
+    // A judge's flags for the input validator come after the bounds its
+    // script pins, and the later one counts: a bound given again is not a
+    // usage error (which verifyproblem reports as one a test file).
+    fs::write(
+        problem.join("data/secret/testdata.yaml"),
+        "input_validator_flags: --max-n 100\n",
+    )
+    .expect("testdata.yaml");
     let (output, stdout) = common::verified_without_errors(&problem);
     for submission in [
         "accepted/counters.cpp (C++) OK: AC",
@@ -67,6 +75,31 @@ fn verifyproblem_accepts_the_kattis_package_and_every_submission_gets_its_verdic
             describe(&output)
         );
     }
+}
+
+#[test]
+fn the_input_validators_bounds_give_way_to_a_judges_flags() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let problem = dir.path().join("tictactoe");
+    package(&["--judge", "kattis"], &problem);
+    let sample = fs::read(problem.join("data/sample/1.in")).expect("sample");
+    let validate = |flags: &[&str]| {
+        Command::new(problem.join("input_validators/tictactoe/run"))
+            .args(flags)
+            .stdin(fs::File::open(problem.join("data/sample/1.in")).expect("sample"))
+            .output()
+            .expect("the validator runs")
+            .status
+            .code()
+    };
+    assert!(
+        sample.starts_with(b"1\n3\n"),
+        "the sample is one case on N = 3"
+    );
+    assert_eq!(validate(&[]), Some(42));
+    assert_eq!(validate(&["--max-n", "100"]), Some(42));
+    assert_eq!(validate(&["--max-n", "2"]), Some(43));
+    assert_eq!(validate(&["--min-n", "3", "--max-n", "3"]), Some(42));
 }
 
 #[test]

@@ -83,7 +83,10 @@ enum Command {
     #[command(after_long_help = SOLVE_HELP)]
     Solve(SolveArgs),
     /// Check that an input is exactly canonical and keeps every constraint and guarantee.
-    #[command(after_long_help = VALIDATE_HELP)]
+    // A later option overrides an earlier one: a package's validator
+    // script pins the statement's bounds, and a judge's
+    // `input_validator_flags` (`--max-n 50`) come after them.
+    #[command(after_long_help = VALIDATE_HELP, args_override_self = true)]
     Validate(ValidateArgs),
     /// Compare a solution's output with the expected answer, in a judge's protocol.
     #[command(after_long_help = CHECK_HELP)]
