@@ -112,6 +112,66 @@ fn stress_shrinks_big_boards_as_far_as_the_bounds_let_it() {
     );
 }
 
+/// The board size N of a saved input's first case.
+fn first_board(input: &Path) -> u64 {
+    let text = fs::read_to_string(input).expect("failing.in is saved");
+    let mut numbers = text.split_whitespace();
+    numbers.next();
+    numbers.next().expect("N").parse().expect("an integer")
+}
+
+#[test]
+fn stress_shrinks_a_board_of_up_to_a_billion_in_steps_its_moves_bound_not_n() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "python3 fixtures/solutions/wrong-past-1000.py",
+        ])
+        .args([
+            "--limits",
+            "relaxed",
+            "--min-n",
+            "6",
+            "--max-n",
+            "1000000000",
+        ])
+        .args(["--max-moves", "5", "--cases", "3", "--seed", "1"])
+        .args(["--time-limit", "20", "--save-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("shrunk in"));
+    let input = dir.path().join("failing.in");
+    assert_eq!(cases_and_moves(&input), (1, vec![1]));
+    // The smallest board it fails on, found by halving the empty rows and
+    // columns away, then one at a time.
+    assert_eq!(first_board(&input), 1001);
+}
+
+#[test]
+fn stress_keeps_the_board_its_bounds_pin_however_large() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .args(["stress", "-c", "python3 fixtures/solutions/sleep.py"])
+        .args([
+            "--limits",
+            "relaxed",
+            "--min-n",
+            "1000000000",
+            "--max-n",
+            "1000000000",
+        ])
+        .args(["--max-moves", "5", "--cases", "1", "--seed", "1"])
+        .args(["--time-limit", "0.5", "--save-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("TLE"));
+    assert_eq!(first_board(&dir.path().join("failing.in")), 1_000_000_000);
+}
+
 #[test]
 fn stress_reports_a_crash_as_runtime_error() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -23,6 +23,7 @@ use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
 use crate::pipeline::run_stream_as;
 use clap::Args;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
 use std::path::PathBuf;
@@ -494,27 +495,37 @@ impl Trial<'_> {
 }
 
 impl Trial<'_> {
-    /// Case `c` on a board one smaller, if some way of shrinking it still
-    /// fails: removing row i with column i keeps the main diagonal, with
-    /// column N - 1 - i the anti-diagonal. Ways that lose fewer moves go first.
+    /// Case `c` on a smaller board, if some way of shrinking it still fails.
+    ///
+    /// First the rows and columns that hold no move, a row with the column
+    /// of its index: all of them, then half, a quarter, and so on, so that a
+    /// failure on any board (a wrong result) goes from N = 10^9 to a board
+    /// the size of the game in one step, and one only on large boards (a
+    /// solution out of memory) in a few halvings. Then one row with one
+    /// column: removing row i with column i keeps the main diagonal, with
+    /// column N - 1 - i the anti-diagonal, ways that lose fewer moves first
+    /// ([`one_line_fewer`]). What a step costs depends on the moves, never
+    /// on N: the 2N ways, each a copy of the case, once took 64 GB on
+    /// N = 10^9.
     fn smaller_board(
         &mut self,
         cases: &[Case],
         c: usize,
         failure: &Failure,
     ) -> Result<Option<(Vec<Case>, Failure)>, Error> {
-        let n = cases[c].n;
-        if n <= 1 {
+        let case = &cases[c];
+        if case.n <= 1 {
             return Ok(None);
         }
-        let mut candidates: Vec<Case> = (0..n)
-            .flat_map(|i| [(i, i), (i, n - 1 - i)])
-            .map(|(row, col)| without_row_and_column(&cases[c], row, col))
-            .collect();
-
-        candidates.sort_by_key(|candidate| std::cmp::Reverse(candidate.moves.len()));
-        candidates.dedup();
-        for candidate in candidates {
+        let used = indices_in_use(case);
+        let empty = case.n.saturating_sub(used.len().max(1) as u32);
+        let fewer_empty = std::iter::successors(Some(empty), |&count| Some(count / 2))
+            .take_while(|&count| count > 1)
+            .map(|count| without_empty_lines(case, &used, count));
+        let one_fewer = one_line_fewer(case)
+            .into_iter()
+            .map(|(row, col)| without_row_and_column(case, row, col));
+        for candidate in fewer_empty.chain(one_fewer) {
             let mut smaller = cases.to_vec();
             smaller[c] = candidate;
             if let Some(found) = self.still_fails(&mut smaller, failure)? {
@@ -523,6 +534,75 @@ impl Trial<'_> {
         }
         Ok(None)
     }
+}
+
+/// The indices whose row or column holds a move of the case, in order.
+fn indices_in_use(case: &Case) -> Vec<u32> {
+    let mut used: Vec<u32> = case.moves.iter().flat_map(|m| [m.row, m.col]).collect();
+    used.sort_unstable();
+    used.dedup();
+    used
+}
+
+/// The case without the `count` lowest of its board's indices whose row and
+/// column hold no move (`used` are the others, in order): each row goes
+/// with the column of its index, so the moves keep their rows, columns and
+/// main diagonal.
+fn without_empty_lines(case: &Case, used: &[u32], count: u32) -> Case {
+    let shifted = |index: u32| {
+        let empty_below = index - used.partition_point(|&below| below < index) as u32;
+        index - empty_below.min(count)
+    };
+    let moves = case
+        .moves
+        .iter()
+        .map(|m| Move {
+            row: shifted(m.row),
+            col: shifted(m.col),
+            player: m.player,
+        })
+        .collect();
+    Case {
+        n: case.n - count,
+        moves,
+    }
+}
+
+/// The ways to take a row and a column off the case's board, fewest moves
+/// lost first: row i with column i, or with column N - 1 - i, for each i
+/// whose row or column holds a move, and for the first i of each kind whose
+/// do not. Any other i loses nothing either, as that first one does: at
+/// most twice two ways a move, however large the board.
+fn one_line_fewer(case: &Case) -> Vec<(u32, u32)> {
+    let n = case.n;
+    let mut ways = Vec::new();
+    for anti in [false, true] {
+        let column_of = |i: u32| if anti { n.saturating_sub(1).saturating_sub(i) } else { i };
+        let mut holding: Vec<u32> = case
+            .moves
+            .iter()
+            .flat_map(|m| [m.row, column_of(m.col)])
+            .collect();
+        holding.sort_unstable();
+        holding.dedup();
+        // Found within `holding.len() + 1` tries.
+        let empty = (0..n).find(|i| holding.binary_search(i).is_err());
+        ways.extend(holding.into_iter().chain(empty).map(|i| (i, column_of(i))));
+    }
+    ways.sort_unstable();
+    ways.dedup();
+    let mut in_row = HashMap::new();
+    let mut in_column = HashMap::new();
+    let cells: HashSet<(u32, u32)> = case.moves.iter().map(|m| (m.row, m.col)).collect();
+    for m in &case.moves {
+        *in_row.entry(m.row).or_insert(0) += 1;
+        *in_column.entry(m.col).or_insert(0) += 1;
+    }
+    let count = |counts: &HashMap<u32, usize>, index| counts.get(&index).copied().unwrap_or(0);
+    ways.sort_by_cached_key(|&(row, col)| {
+        count(&in_row, row) + count(&in_column, col) - usize::from(cells.contains(&(row, col)))
+    });
+    ways
 }
 
 /// The case on a board without `row` and `col`: moves there are dropped,
@@ -742,6 +822,32 @@ mod tests {
                 .map(|&(row, col, player)| Move { row, col, player })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_huge_boards_ways_to_shrink_are_as_many_as_its_moves_allow() {
+        let game = case(1_000_000_000, &[(5, 7, 1), (999_999_999, 0, 2), (7, 5, 1)]);
+        let ways = one_line_fewer(&game);
+        // Per kind: the indices of 3 rows and 3 columns, and one empty.
+        assert!(ways.len() <= 2 * (2 * 3 + 1), "{ways:?}");
+        let (row, col) = ways[0];
+        assert!(
+            game.moves.iter().all(|m| m.row != row && m.col != col),
+            "a way that loses no move first: {ways:?}"
+        );
+        assert!(ways.contains(&(5, 5)) && ways.contains(&(5, 999_999_994)));
+        let used = indices_in_use(&game);
+        assert_eq!(used, [0, 5, 7, 999_999_999]);
+        // All the empty rows and columns gone: the board of the moves'.
+        assert_eq!(
+            without_empty_lines(&game, &used, 1_000_000_000 - 4),
+            case(4, &[(1, 2, 1), (3, 0, 2), (2, 1, 1)])
+        );
+        // Half of them, the lowest first.
+        let half = without_empty_lines(&game, &used, 499_999_998);
+        assert_eq!(half.n, 500_000_002);
+        assert_eq!(half.moves[0], Move { row: 1, col: 2, player: 1 });
+        assert_eq!(half.moves[1], Move { row: 500_000_001, col: 0, player: 2 });
     }
 
     #[test]
