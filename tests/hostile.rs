@@ -334,6 +334,24 @@ fn a_fork_bomb_in_sessions_of_its_own_is_stopped_under_a_process_limit() {
     fork_bomb_is_stopped_under_a_process_limit();
 }
 
+/// While one job's bomb holds the process limit, the other job cannot start
+/// a process: it waits the bomb's run out and judges its tests, rather than
+/// failing them for the bomb (they were RE, "Resource temporarily
+/// unavailable", before).
+#[test]
+fn a_fork_bomb_on_one_job_does_not_fail_the_tests_of_another() {
+    let _alone = alone();
+    // The bomb takes every core it can for its whole run: the other job's
+    // runs, a few milliseconds of work each, wait their turn for a core
+    // within a limit that allows for that.
+    let stdout = under_a_process_limit("bombs-the-first-test.py", 4, 3, &["--jobs", "2"]);
+    let verdicts: Vec<&str> = stdout.lines().collect();
+    assert!(verdicts[0].starts_with("01 TLE"), "{stdout}");
+    for (line, name) in verdicts[1..4].iter().zip(["02", "03", "04"]) {
+        assert!(line.starts_with(&format!("{name} AC")), "{stdout}");
+    }
+}
+
 /// The bomb's processes and other work share the cores with the tool's
 /// sweep: a sweep that killed while it listed let the children forked in
 /// between restart the bomb, round after round, for as long as the machine
@@ -382,6 +400,16 @@ impl Drop for Load {
 /// Runs `test` on the setsid fork bomb under a process limit: TLE, within
 /// the limit and slack, and nothing of the bomb left.
 fn fork_bomb_is_stopped_under_a_process_limit() {
+    let stdout = under_a_process_limit("setsid-fork-bomb.py", 1, 1, &[]);
+    assert!(stdout.starts_with("01 TLE"), "{stdout}");
+}
+
+/// Runs `test` with `options` on `tests` copies of one test, the solution
+/// `solution` from `fixtures/hostile/` (beside it the bomb, as `bomb.py`,
+/// and this tictactoe), with a time limit of `seconds`, under a process
+/// limit, as nobody when run as root: its report, once it took no longer
+/// than its runs' limits and slack and left nothing of the bomb.
+fn under_a_process_limit(solution: &str, tests: u32, seconds: u64, options: &[&str]) -> String {
     use std::os::unix::fs::PermissionsExt;
     // Everything nobody may read: the binary, the bomb, the test.
     let place = tempfile::tempdir().expect("temp dir");
@@ -395,14 +423,20 @@ fn fork_bomb_is_stopped_under_a_process_limit() {
     let bomb = place.path().join("bomb.py");
     fs::copy("fixtures/hostile/setsid-fork-bomb.py", &bomb).expect("bomb copied");
     open(&bomb, 0o755);
-    let tests = place.path().join("tests");
-    fs::create_dir(&tests).expect("folder");
+    let run = place.path().join(solution);
+    fs::copy(Path::new("fixtures/hostile").join(solution), &run).expect("solution copied");
+    open(&run, 0o755);
+    let folder = place.path().join("tests");
+    fs::create_dir(&folder).expect("folder");
     let test = one_test();
-    for name in ["01.in", "01.ans"] {
-        fs::copy(test.path().join(name), tests.join(name)).expect("test copied");
-        open(&tests.join(name), 0o644);
+    for number in 1..=tests {
+        for extension in ["in", "ans"] {
+            let copy = folder.join(format!("{number:02}.{extension}"));
+            fs::copy(test.path().join(format!("01.{extension}")), &copy).expect("test copied");
+            open(&copy, 0o644);
+        }
     }
-    open(&tests, 0o755);
+    open(&folder, 0o755);
     let mark = format!("bomb-{}", std::process::id());
     let root = nix_is_root();
     // The limit counts the user's processes: nobody's, when run as root.
@@ -423,20 +457,28 @@ fn fork_bomb_is_stopped_under_a_process_limit() {
     let output = command
         .arg(&tool)
         .arg("test")
-        .arg(&tests)
-        .args(["-c", &bomb.to_string_lossy(), "--time-limit", "1"])
+        .arg(&folder)
+        .args([
+            "-c",
+            &run.to_string_lossy(),
+            "--time-limit",
+            &seconds.to_string(),
+        ])
+        .args(options)
         .env("TICTACTOE_HOSTILE_MARK", &mark)
         .current_dir(place.path())
         .output()
         .expect("prlimit runs");
     let took = started.elapsed();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("01 TLE"), "{output:?}");
     // The bomb competes for the cores with the tool ending it: more slack
     // than elsewhere, still far below a hang.
-    assert!(took < 3 * (Duration::from_secs(1) + SLACK), "took {took:?}");
+    assert!(
+        took < 3 * tests * (Duration::from_secs(seconds) + SLACK),
+        "took {took:?}: {output:?}"
+    );
     let left = marked_processes(&mark);
     assert!(left.is_empty(), "{} left behind", left.len());
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// Whether the tests run as root, for whom process limits do not count.

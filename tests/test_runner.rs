@@ -226,6 +226,38 @@ fn a_command_that_cannot_start_is_a_usage_error_before_any_test_runs() {
 }
 
 #[test]
+fn a_script_saved_with_windows_line_ends_is_a_usage_error_that_says_so() {
+    let dir = folder_of_tests();
+    let why = "its interpreter /bin/sh\\r is not an executable file (its #! line ends in a CR";
+    tictactoe()
+        .args(["test", "-c", "fixtures/solutions/windows-line-ends.sh"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(why));
+    tictactoe()
+        .args(["stress", "-c", "fixtures/solutions/windows-line-ends.sh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(why));
+}
+
+#[test]
+fn a_run_this_tool_cannot_make_is_its_failure_not_the_solutions() {
+    let dir = folder_of_tests();
+    test_folder(dir.path())
+        .env("TMPDIR", "/no/such/folder")
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::is_match(r"(?m)^01 FAIL .*cannot make the run's report file")
+                .expect("regex"),
+        )
+        .stdout(predicate::str::contains(" RE ").not());
+}
+
+#[test]
 fn endless_output_is_an_output_limit_in_bounded_memory() {
     let dir = folder_of_tests();
     let capped = |args: &[&str], dir: &Path| {

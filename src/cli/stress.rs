@@ -20,7 +20,7 @@ use crate::format::board::{self, View};
 use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
 use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judging::process;
-use crate::judging::{Verdict, VerdictKind};
+use crate::judging::Verdict;
 use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::collections::{HashMap, HashSet};
@@ -344,12 +344,13 @@ impl Trial<'_> {
                     self.heaviest = self.heaviest.max(run.usage);
                     (process::verdict_of(&run, &expected), run.stdout)
                 }
-                Err(error) => {
-                    let status = format!(
-                        "cannot run {}: {error}",
-                        shell_words::join(&self.config.command)
-                    );
-                    (Verdict::new(VerdictKind::RuntimeError, status), Vec::new())
+                // This tool's failure, not the solution's (see `process::run`):
+                // no input is found failing by it.
+                Err(source) => {
+                    return Err(Error::Process {
+                        what: "run the solution",
+                        source,
+                    });
                 }
             };
         if verdict.is_accepted() {

@@ -68,9 +68,10 @@ pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
     };
     let process = |what| move |source| Error::Process { what, source };
     let exe = std::env::current_exe().map_err(process("find this binary"))?;
-    supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit, report)
-        .map_err(process("supervise the solution"))?;
-    Ok(0)
+    match supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit, report) {
+        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => Ok(supervise::NO_PROCESS),
+        result => result.map(|()| 0).map_err(process("supervise the solution")),
+    }
 }
 
 impl SuperviseArgs {

@@ -31,7 +31,10 @@ One line per test, in natural name order: NAME, the verdict, wall time, CPU
 time and peak memory (of the tree's largest process), and why. Verdicts: AC,
 WA (case, move, expected, found), PE (not in the required form), RE (exit
 status and the first lines of stderr), TLE, MLE (failed for want of memory
-under --memory-limit), OLE (too much output), FAIL (the test has no answer).
+under --memory-limit), OLE (too much output), FAIL (the test's input or answer cannot be read, or
+the solution cannot be run for want of a temporary file or a process: the
+judge's fault, not the solution's; a process limit held by another job's
+solution is waited out first).
 The last line is `N passed, M failed`.
 
 Examples (sol.py stands for your solution):

@@ -253,14 +253,40 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
 #[cfg(unix)]
 /// Runs `command` (program and arguments) with `input` as standard input
 /// under `limits`, through a supervisor.
+///
+/// An error is this tool's, never the solution's: the input unreadable, no
+/// temporary file, no process or thread to be had. The last, a process
+/// limit that another run's solution holds (a fork bomb on a parallel job),
+/// is waited out as long as that run can last, and tried again.
 pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) -> io::Result<Run> {
+    let patience = Instant::now() + limits.time + GRACE + GRACE;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match run_once(command, input, limits, output_cap) {
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock && Instant::now() < patience => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            result => return result,
+        }
+    }
+}
+
+#[cfg(unix)]
+/// One try of [`run`].
+fn run_once(command: &[String], input: &Path, limits: Limits, output_cap: usize) -> io::Result<Run> {
     if command.is_empty() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
     }
+    let stdin = File::open(input).map_err(|error| {
+        io::Error::new(error.kind(), format!("cannot read {}: {error}", input.display()))
+    })?;
     become_reaper();
     let exe = std::env::current_exe()?;
     // Read back through this handle: the supervisor unlinks the path.
-    let mut report_file = tempfile::NamedTempFile::new()?;
+    let mut report_file = tempfile::NamedTempFile::new().map_err(|error| {
+        io::Error::new(error.kind(), format!("cannot make the run's report file: {error}"))
+    })?;
     let mut supervisor = Command::new(exe);
     supervisor
         .arg("supervise")
@@ -274,7 +300,7 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
     supervisor
         .arg("--")
         .args(command)
-        .stdin(File::open(input)?)
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         // A group of its own: a solution that signals this tool's group, or
@@ -335,6 +361,14 @@ pub fn run(command: &[String], input: &Path, limits: Limits, output_cap: usize) 
         Ok(status) if status.success() => read_report(report_file.as_file_mut()),
         _ => None,
     };
+    if report.is_none()
+        && matches!(&status, Ok(status) if status.code() == Some(i32::from(supervise::NO_PROCESS)))
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "no process for the solution: a process limit is reached",
+        ));
+    }
     // The pipes close once every writer is gone, which the sweeps saw to;
     // should one still be held, the run's output is what came so far.
     let deadline = Instant::now() + GRACE;
@@ -468,9 +502,10 @@ pub fn judge(command: &[String], input: &Path, expected: &[u8], limits: Limits) 
             verdict: verdict_of(&run, expected),
             usage: run.usage,
         },
+        // This tool's failure, not the solution's (see `run`).
         Err(error) => Judged {
             verdict: Verdict::new(
-                VerdictKind::RuntimeError,
+                VerdictKind::JudgeFailure,
                 format!("cannot run {}: {error}", shell_words::join(command)),
             ),
             usage: Usage::default(),
@@ -610,21 +645,34 @@ pub fn startable(program: &str) -> Result<(), String> {
     };
     // A script whose `#!` names a missing interpreter cannot start either.
     match interpreter(&found) {
-        Some(interpreter) if !executable(Path::new(&interpreter)) => Err(format!(
-            "cannot start {program}: its interpreter {interpreter} is not an executable file"
-        )),
+        Some(interpreter) if !executable(Path::new(&interpreter)) => {
+            // The kernel takes a CR for part of the name: a script saved
+            // with Windows line ends.
+            let why = if interpreter.ends_with('\r') {
+                " (its #! line ends in a CR: convert the script to LF line ends)"
+            } else {
+                ""
+            };
+            Err(format!(
+                "cannot start {program}: its interpreter {} is not an executable file{why}",
+                interpreter.escape_debug()
+            ))
+        }
         _ => Ok(()),
     }
 }
 
-/// The interpreter a script's `#!` line names, if it has one.
+/// The interpreter a script's `#!` line names, if it has one: up to the
+/// first space or tab, as the kernel reads it (a CR is part of the name).
 fn interpreter(script: &Path) -> Option<String> {
     let mut start = [0u8; 256];
     let read = File::open(script).ok()?.read(&mut start).ok()?;
     let line = start[..read].strip_prefix(b"#!")?;
     let line = line.split(|&b| b == b'\n').next()?;
     let text = String::from_utf8_lossy(line);
-    text.split_whitespace().next().map(str::to_owned)
+    text.split([' ', '\t'])
+        .find(|word| !word.is_empty())
+        .map(str::to_owned)
 }
 
 /// The built-in solver as a command: this very binary's `solve`.

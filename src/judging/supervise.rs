@@ -58,6 +58,12 @@ fn die_with_parent() -> Result<(), io::Error> {
     Ok(())
 }
 
+/// The supervisor's exit status when the system had no process for the
+/// solution (a process limit reached, EAGAIN): nothing ran, and the runner
+/// tries again ([`crate::judging::process::run`]). A solution cannot make
+/// its supervisor exit so: it exits only on its own.
+pub const NO_PROCESS: u8 = 75;
+
 /// How often the supervisor looks whether the runner still lives.
 const PARENT_CHECK: Duration = Duration::from_millis(100);
 
