@@ -131,14 +131,15 @@ impl<R: Read> AnswerReader<R> {
 
     /// Whether the last token read that was not a result is an integer as
     /// testlib's readInt reads one: digits after an optional `-`, no
-    /// leading zero, not `-0`, within an i64.
+    /// leading zero, not `-0`, within an i32 (readInt calls one past it,
+    /// `2147483648`, a presentation error: "Expected int32").
     pub fn other_is_integer(&self) -> bool {
         let digits = self.other.strip_prefix('-').unwrap_or(&self.other);
         let canonical = !digits.is_empty()
             && digits.bytes().all(|byte| byte.is_ascii_digit())
             && (digits == "0" || !digits.starts_with('0'))
             && self.other != "-0";
-        canonical && self.other.parse::<i64>().is_ok()
+        canonical && self.other.parse::<i32>().is_ok()
     }
 
     /// Whether the file has no bytes left.
