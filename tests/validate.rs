@@ -346,6 +346,27 @@ fn the_testlib_overview_log_says_which_bounds_a_valid_file_hits() {
 }
 
 #[test]
+fn an_overview_log_on_standard_output_is_all_that_is_there_as_with_testlib() {
+    let output = tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--testOverviewLogFileName",
+            "stdout",
+        ])
+        .pipe_stdin("fixtures/validate/draw-hits-bounds.in")
+        .expect("fixture exists")
+        .output()
+        .expect("binary runs");
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("\"N\":"), "{stdout}");
+    assert!(!stdout.contains("valid"), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).starts_with("valid: "));
+}
+
+#[test]
 fn a_pinned_format_refuses_the_other() {
     tictactoe()
         .args([

@@ -188,7 +188,18 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         // it would be without it; the file still is not canonical.
         report.note_byte_order_mark(config.max_errors);
     }
-    match write_report(&report, &name, config, output, errors) {
+    // testlib writes nothing else on standard output: asked for the
+    // overview log there (`stdout`), the report goes to standard error.
+    let log_on_stdout = config.overview_log.as_deref().and_then(Path::to_str) == Some("stdout");
+    let (mut stdout, mut stderr) = (output, errors);
+    let written = if log_on_stdout {
+        let mut fail_line = Vec::new();
+        write_report(&report, &name, config, &mut stderr, &mut fail_line)
+            .and_then(|()| stderr.write_all(&fail_line))
+    } else {
+        write_report(&report, &name, config, &mut stdout, &mut stderr)
+    };
+    match written {
         // A reader that stopped listening (`| head`) must not turn an
         // invalid file's status into success.
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
