@@ -496,7 +496,11 @@ impl Rereadable {
             input: name.clone(),
             source,
         };
-        let mut copy = tempfile::NamedTempFile::new().map_err(copy_error)?;
+        // No temporary file is this machine's fault, not the input's.
+        let mut copy = tempfile::NamedTempFile::new().map_err(|source| Error::CreateOutput {
+            path: std::env::temp_dir(),
+            source,
+        })?;
         io::copy(&mut input, copy.as_file_mut()).map_err(copy_error)?;
         Ok(Rereadable {
             name: path.to_path_buf(),

@@ -260,10 +260,19 @@ fn left_after_a_while(mark: &str) -> Vec<String> {
 /// as a shell starts a job, marked `mark`, with `scratch` for its
 /// temporary files.
 fn start_job(dir: &Path, scratch: &Path, script: &str, mark: &str) -> std::process::Child {
+    start_job_of(&["test".as_ref(), dir.as_os_str()], scratch, script, mark)
+}
+
+/// [`start_job`] of the command `words` (`test DIR`, `stress`).
+fn start_job_of(
+    words: &[&std::ffi::OsStr],
+    scratch: &Path,
+    script: &str,
+    mark: &str,
+) -> std::process::Child {
     use std::os::unix::process::CommandExt;
     std::process::Command::new(binary())
-        .arg("test")
-        .arg(dir)
+        .args(words)
         .args(["-c", script, "--time-limit", "20"])
         .env("TICTACTOE", binary())
         .env("TICTACTOE_HOSTILE_MARK", mark)
@@ -310,6 +319,27 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
     let mark = format!("job-signal-{}", std::process::id());
     let mut job = start_job(
         dir.path(),
+        scratch.path(),
+        "fixtures/hostile/leaves-children-for-ctrl-c.sh",
+        &mark,
+    );
+    thread::sleep(Duration::from_millis(700));
+    let group = i32::try_from(job.id()).expect("a pid");
+    nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(group),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("the job's group is signalled");
+    let status = job.wait().expect("the tool ends");
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    let left = left_after_a_while(&mark);
+    assert!(left.is_empty(), "left behind: {left:?}");
+    assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
+    // `stress` the same: its scratch input has no name (a folder of it was
+    // left behind before).
+    let mark = format!("stress-signal-{}", std::process::id());
+    let mut job = start_job_of(
+        &["stress".as_ref()],
         scratch.path(),
         "fixtures/hostile/leaves-children-for-ctrl-c.sh",
         &mark,

@@ -25,7 +25,7 @@ use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -110,14 +110,16 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
                 .into(),
         ));
     }
-    let scratch = tempfile::tempdir().map_err(|source| Error::CreateOutput {
+    // A file with no name: nothing of it is left, however the run ends,
+    // and a solution cannot reach it by a path to swap it for another.
+    let scratch = tempfile::tempfile().map_err(|source| Error::CreateOutput {
         path: std::env::temp_dir(),
         source,
     })?;
     let mut out = std::io::BufWriter::new(output);
     let mut trial = Trial {
         config,
-        input: scratch.path().join("input.in"),
+        input: scratch,
         runs: 0,
         alternating: true,
         heaviest: process::Usage::default(),
@@ -299,8 +301,8 @@ struct Failure {
 /// Runs the solution on candidate inputs.
 struct Trial<'a> {
     config: &'a StressConfig,
-    /// The scratch file the solution reads.
-    input: PathBuf,
+    /// The scratch file the solution reads, with no name.
+    input: fs::File,
     /// How many times the solution has run.
     runs: u64,
     /// Candidates must keep players alternating, as the failing input did.
@@ -328,15 +330,18 @@ impl Trial<'_> {
         {
             return Ok(None);
         }
-        fs::write(&self.input, &bytes).map_err(|source| Error::CreateOutput {
-            path: self.input.clone(),
+        let scratch = |source| Error::CreateOutput {
+            path: std::env::temp_dir(),
             source,
-        })?;
+        };
+        self.input.set_len(0).map_err(scratch)?;
+        (&self.input).rewind().map_err(scratch)?;
+        (&self.input).write_all(&bytes).map_err(scratch)?;
         self.runs += 1;
         let (verdict, found) =
             match process::run(
                 &self.config.command,
-                &self.input,
+                process::Input::File(&self.input),
                 self.config.limits,
                 process::output_cap(&expected),
             ) {
