@@ -2,7 +2,6 @@
 
 use super::{AfterWinArgs, CommandLine, LimitArgs, parse_command_line};
 use crate::error::{Error, InputName};
-use crate::format::answers::{Comparison, Mode, compare};
 use crate::game::Rules;
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
@@ -32,11 +31,10 @@ One line per test, in natural name order: NAME, the verdict, wall time, CPU
 time and peak memory (of the tree's largest process), and why. Verdicts: AC,
 WA (case, move, expected, found), PE (not in the required form), RE (exit
 status and the first lines of stderr), TLE, MLE (failed for want of memory
-under --memory-limit), OLE (too much output), FAIL (the judge's fault, not
-the solution's: the test's input or answer cannot be read, the answer is not
-the built-in solver's answer to the input, or the solution cannot be run for
-want of a temporary file or a process; a process limit held by another
-job's solution is waited out first).
+under --memory-limit), OLE (too much output), FAIL (the test's input or answer cannot be read, or
+the solution cannot be run for want of a temporary file or a process: the
+judge's fault, not the solution's; a process limit held by another job's
+solution is waited out first).
 The last line is `N passed, M failed`.
 
 Examples (sol.py stands for your solution):
@@ -348,36 +346,23 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
     process::judge(command, &test.input, &expected, config.limits)
 }
 
-/// The answer to judge the test by: its answer file's bytes, once they are
-/// found to be the built-in solver's answer to the input (as `check` holds
-/// an answer to its input), or the solver's answer when there is no file.
-/// An answer file that is not the answer, or an input the solver rejects,
-/// fails the test as the judge's fault, never the solution's.
+/// The answer file's bytes, or the built-in solver's answer when there is none.
 fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
+    if let Some(answer) = &test.answer {
+        return fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()));
+    }
     let input = File::open(&test.input)
         .map_err(|e| format!("cannot open {}: {e}", test.input.display()))?;
-    let mut solved = Vec::new();
-    let solving = run_stream_as(
+    let mut answer = Vec::new();
+    run_stream_as(
         BufReader::new(input),
         InputName::Path(test.input.clone()),
         None,
         config.rules,
-        &mut solved,
-    );
-    let Some(answer) = &test.answer else {
-        solving.map_err(|e| format!("no answer file, and the built-in solver rejects the input: {e}"))?;
-        return Ok(solved);
-    };
-    solving.map_err(|e| format!("the built-in solver rejects the input: {e}"))?;
-    let expected = fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()))?;
-    match compare(&solved[..], &expected[..], Mode::Lines) {
-        Ok(Comparison::Same { .. }) => Ok(expected),
-        Ok(Comparison::Differs(difference)) => Err(format!(
-            "{} is not the answer to the input: {difference}",
-            answer.display()
-        )),
-        Err(_) => Err(format!("cannot read {}", answer.display())),
-    }
+        &mut answer,
+    )
+    .map_err(|e| format!("no answer file, and the built-in solver rejects the input: {e}"))?;
+    Ok(answer)
 }
 
 impl TestArgs {
