@@ -40,8 +40,14 @@ fn test_gives_each_tests_verdict_place_and_cost() {
     assert_eq!(tests[0]["verdict"], "AC");
     assert!(tests[0]["usage"]["wall_seconds"].is_f64());
     assert!(tests[0]["usage"]["peak_memory_kib"].as_u64() > Some(0));
-    // The answer file is the truth, whoever is wrong.
+    // The answer file is the truth, whoever is wrong; but where the
+    // built-in solver disagrees with it, the details say so.
     assert_eq!(tests[1]["verdict"], "WA", "{json}");
+    let note = tests[1]["details"][0].as_str().unwrap_or_default();
+    assert!(
+        note.starts_with("note: ") && note.contains("02.ans is not the built-in solver's answer"),
+        "{json}"
+    );
     assert_eq!(
         (tests[1]["case"].clone(), tests[1]["move"].clone()),
         (1.into(), 5.into())

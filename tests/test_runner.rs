@@ -145,6 +145,14 @@ fn an_out_file_serves_as_the_answer_and_a_wrong_one_is_blamed_on_the_solution() 
         .stdout(predicate::str::contains("01 AC"))
         // Judged as `check` judges it: one result expected, seventeen found.
         .stdout(predicate::str::contains("02 PE"))
+        // The answer file is the truth, but one the solver disagrees with
+        // is pointed out.
+        .stdout(predicate::str::contains(
+            "    note: ",
+        ))
+        .stdout(predicate::str::contains(
+            "02.ans is not the built-in solver's answer to the input: case 1: expected 17 results, found 1",
+        ))
         .stdout(predicate::str::ends_with("3 passed, 1 failed\n"));
 }
 

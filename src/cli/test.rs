@@ -2,6 +2,7 @@
 
 use super::{AfterWinArgs, CommandLine, LimitArgs, parse_command_line};
 use crate::error::{Error, InputName};
+use crate::format::answers::{Comparison, Mode, compare};
 use crate::game::Rules;
 use crate::judging::process;
 use crate::judging::{Verdict, VerdictKind};
@@ -343,7 +344,30 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
             };
         }
     };
-    process::judge(command, &test.input, &expected, config.limits)
+    let mut judged = process::judge(command, &test.input, &expected, config.limits);
+    if let (false, Some(answer)) = (judged.verdict.is_accepted(), &test.answer) {
+        // The answer file is the truth (an official answer, another
+        // policy's), but a failure against one the solver disagrees with
+        // says so: it may be the answer that is wrong.
+        let doubt = match solved_answer(test, config) {
+            Err(why) => Some(format!("the built-in solver rejects the input: {why}")),
+            Ok(solved) => match compare(&solved[..], &expected[..], Mode::Lines) {
+                Ok(Comparison::Differs(difference)) => Some(format!(
+                    "{} is not the built-in solver's answer to the input: {difference}",
+                    answer.display()
+                )),
+                _ => None,
+            },
+        };
+        if let Some(doubt) = doubt {
+            let details = &mut judged.verdict.details;
+            if !details.is_empty() && !details.ends_with('\n') {
+                details.push('\n');
+            }
+            details.push_str(&format!("note: {doubt} (--after-win sets its policy)"));
+        }
+    }
+    judged
 }
 
 /// The answer file's bytes, or the built-in solver's answer when there is none.
@@ -351,6 +375,12 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
     if let Some(answer) = &test.answer {
         return fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()));
     }
+    solved_answer(test, config)
+        .map_err(|why| format!("no answer file, and the built-in solver rejects the input: {why}"))
+}
+
+/// The built-in solver's answer to the test's input, under the policy.
+fn solved_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
     let input = File::open(&test.input)
         .map_err(|e| format!("cannot open {}: {e}", test.input.display()))?;
     let mut answer = Vec::new();
@@ -361,7 +391,7 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
         config.rules,
         &mut answer,
     )
-    .map_err(|e| format!("no answer file, and the built-in solver rejects the input: {e}"))?;
+    .map_err(|e| e.to_string())?;
     Ok(answer)
 }
 
