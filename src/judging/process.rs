@@ -261,6 +261,7 @@ pub enum Input<'a> {
     File(&'a File),
 }
 
+#[cfg(unix)]
 impl Input<'_> {
     /// A handle on the input at its start, for one run.
     fn open(self) -> io::Result<File> {

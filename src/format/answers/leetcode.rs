@@ -106,12 +106,14 @@ impl<R: Read> Lines<R> {
         }
     }
 
-    /// Ends a broken line's token, as a token that never reads as a result.
+    /// Ends a broken line's token, as a token that never reads as a result,
+    /// nor as nothing: a line cut off inside its `null` (`[nu`) broke with
+    /// no text kept, and an empty token would read as `[null]`.
     fn end_broken(&mut self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.broken);
         if self.broken_more {
             out.extend_from_slice(b"...");
-        } else if matches!(self.broken[..], [b'0'..=b'2']) {
+        } else if matches!(self.broken[..], [] | [b'0'..=b'2']) {
             out.extend_from_slice(LINE_ENDS.as_bytes());
         }
         self.broken.clear();
@@ -359,6 +361,9 @@ mod tests {
         assert_eq!(by_arrays("[null,1][null,2]"), "1 \n2 \n");
         // An array left open ends with the input, marked as a line is.
         assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
+        // Cut off inside `null`: never an empty test case.
+        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \n\u{23CE}\n");
+        assert_eq!(by_arrays("[nu \n[null]"), "[null]\n");
         // Read by lines, the same bytes are other test cases.
         assert_eq!(transcoded("[null,1][null,2]"), "1 [null,2]\n");
         assert_eq!(transcoded("[null,\n1]\n"), "\u{23CE}\n1]\n");
@@ -373,5 +378,7 @@ mod tests {
         assert_eq!(transcoded("0 0 1\n"), "001\n");
         assert_eq!(transcoded("[null,3]\n"), "3 \n");
         assert_eq!(transcoded("[nu ll,1]\n"), "ll,1]\n");
+        assert_eq!(transcoded("[nu \n[null]\n"), "\u{23CE}\n\n");
+        assert_eq!(transcoded("[nu\n"), "\u{23CE}\n");
     }
 }
