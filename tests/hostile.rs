@@ -374,7 +374,7 @@ fn a_fork_bomb_on_one_job_does_not_fail_the_tests_of_another() {
     // The bomb takes every core it can for its whole run: the other job's
     // runs, a few milliseconds of work each, wait their turn for a core
     // within a limit that allows for that.
-    let stdout = under_a_process_limit("bombs-the-first-test.py", 4, 3, &["--jobs", "2"]);
+    let stdout = under_a_process_limit("bombs-the-first-test.sh", 4, 3, &["--jobs", "2"]);
     let verdicts: Vec<&str> = stdout.lines().collect();
     assert!(verdicts[0].starts_with("01 TLE"), "{stdout}");
     for (line, name) in verdicts[1..4].iter().zip(["02", "03", "04"]) {

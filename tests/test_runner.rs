@@ -236,14 +236,18 @@ fn a_command_that_cannot_start_is_a_usage_error_before_any_test_runs() {
 #[test]
 fn a_script_saved_with_windows_line_ends_is_a_usage_error_that_says_so() {
     let dir = folder_of_tests();
-    let why = "its interpreter /bin/sh\\r is not an executable file (its #! line ends in a CR";
-    tictactoe()
-        .args(["test", "-c", "fixtures/solutions/windows-line-ends.sh"])
-        .arg(dir.path())
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains(why));
+    let why = "its #! line ends in a CR (Windows line ends): convert the script to LF line ends";
+    // Its interpreter missing (`/bin/sh\r`), or there and given a
+    // program's name with a CR (`/usr/bin/env python3\r`).
+    for script in ["windows-line-ends.sh", "windows-line-ends-env.py"] {
+        tictactoe()
+            .args(["test", "-c", &format!("fixtures/solutions/{script}")])
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(why));
+    }
     tictactoe()
         .args(["stress", "-c", "fixtures/solutions/windows-line-ends.sh"])
         .assert()

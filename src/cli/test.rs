@@ -32,10 +32,12 @@ One line per test, in natural name order: NAME, the verdict, wall time, CPU
 time and peak memory (of the tree's largest process), and why. Verdicts: AC,
 WA (case, move, expected, found), PE (not in the required form), RE (exit
 status and the first lines of stderr), TLE, MLE (failed for want of memory
-under --memory-limit), OLE (too much output), FAIL (the test's input or answer cannot be read, or
-the solution cannot be run for want of a temporary file or a process: the
-judge's fault, not the solution's; a process limit held by another job's
-solution is waited out first).
+under --memory-limit), OLE (too much output), FAIL (the judge's fault, not the
+solution's: the test's input or answer cannot be read, it has no answer file
+and the built-in solver rejects its input, or the solution cannot be run for
+want of a temporary file or a process; a process limit held by another
+job's solution is waited out first). A WA or PE against an answer file that
+is not the built-in solver's answer to the input gets a `note:` line.
 The last line is `N passed, M failed`.
 
 Examples (sol.py stands for your solution):
@@ -345,7 +347,11 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
         }
     };
     let mut judged = process::judge(command, &test.input, &expected, config.limits);
-    if let (false, Some(answer)) = (judged.verdict.is_accepted(), &test.answer) {
+    let about_results = matches!(
+        judged.verdict.kind,
+        VerdictKind::WrongAnswer | VerdictKind::PresentationError
+    );
+    if let (true, Some(answer)) = (about_results, &test.answer) {
         // The answer file is the truth (an official answer, another
         // policy's), but a failure against one the solver disagrees with
         // says so: it may be the answer that is wrong.
@@ -364,7 +370,10 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
             if !details.is_empty() && !details.ends_with('\n') {
                 details.push('\n');
             }
-            details.push_str(&format!("note: {doubt} (--after-win sets its policy)"));
+            details.push_str(&format!(
+                "note: {doubt} (under --after-win {})",
+                after_win_name(config)
+            ));
         }
     }
     judged

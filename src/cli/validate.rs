@@ -194,10 +194,10 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
     let (mut stdout, mut stderr) = (output, errors);
     let written = if log_on_stdout {
         let mut fail_line = Vec::new();
-        write_report(&report, &name, config, &mut stderr, &mut fail_line)
+        write_report(&report, &name, config, ("standard error", &mut stderr), &mut fail_line)
             .and_then(|()| stderr.write_all(&fail_line))
     } else {
-        write_report(&report, &name, config, &mut stdout, &mut stderr)
+        write_report(&report, &name, config, ("standard output", &mut stdout), &mut stderr)
     };
     match written {
         // A reader that stopped listening (`| head`) must not turn an
@@ -304,11 +304,13 @@ fn report_json(report: &Report, name: &InputName, config: &ValidateConfig) -> se
     })
 }
 
+/// Writes the report to `output` (named, for testlib's `FAIL` line), and
+/// that line, under testlib's protocol, to `errors`.
 fn write_report(
     report: &Report,
     name: &InputName,
     config: &ValidateConfig,
-    output: impl Write,
+    (output_name, output): (&str, impl Write),
     mut errors: impl Write,
 ) -> std::io::Result<()> {
     let prefix = match name {
@@ -328,8 +330,8 @@ fn write_report(
         let count = report.violations.len();
         let more = match count {
             1 => String::new(),
-            _ if report.capped => format!(" (and more: {count} shown on standard output)"),
-            _ => format!(" (and {} more on standard output)", count - 1),
+            _ if report.capped => format!(" (and more: {count} shown on {output_name})"),
+            _ => format!(" (and {} more on {output_name})", count - 1),
         };
         writeln!(errors, "FAIL {prefix}{first}{more}")?;
     }

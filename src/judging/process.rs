@@ -290,16 +290,35 @@ impl Input<'_> {
 pub fn run(command: &[String], input: Input, limits: Limits, output_cap: usize) -> io::Result<Run> {
     let patience = Instant::now() + limits.time + GRACE + GRACE;
     let mut pause = Duration::from_millis(5);
-    loop {
+    let mut starved = false;
+    let result = loop {
+        // A run waiting for a process goes first: the job whose bomb was
+        // just swept would otherwise start its next test, and its next
+        // bomb, in the gap, round after round.
+        while !starved && STARVED.load(std::sync::atomic::Ordering::Acquire) > 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         match run_once(command, input, limits, output_cap) {
             Err(error) if error.kind() == io::ErrorKind::WouldBlock && Instant::now() < patience => {
+                if !starved {
+                    starved = true;
+                    STARVED.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+                }
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(200));
             }
-            result => return result,
+            result => break result,
         }
+    };
+    if starved {
+        STARVED.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
     }
+    result
 }
+
+#[cfg(unix)]
+/// Runs waiting for a process the system refused them ([`run`]).
+static STARVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 #[cfg(unix)]
 /// One try of [`run`].
@@ -670,36 +689,35 @@ pub fn startable(program: &str) -> Result<(), String> {
             None => return Err(format!("cannot start {program}: no such command on PATH")),
         }
     };
-    // A script whose `#!` names a missing interpreter cannot start either.
-    match interpreter(&found) {
-        Some(interpreter) if !executable(Path::new(&interpreter)) => {
-            // The kernel takes a CR for part of the name: a script saved
-            // with Windows line ends.
-            let why = if interpreter.ends_with('\r') {
-                " (its #! line ends in a CR: convert the script to LF line ends)"
-            } else {
-                ""
-            };
-            Err(format!(
-                "cannot start {program}: its interpreter {} is not an executable file{why}",
-                interpreter.escape_debug()
-            ))
-        }
+    // A script whose `#!` names a missing interpreter cannot start either;
+    // nor one saved with Windows line ends, whose CR the kernel takes for
+    // part of the interpreter's name or of its argument (`python3\r`).
+    let Some(line) = shebang(&found) else {
+        return Ok(());
+    };
+    if line.ends_with('\r') {
+        return Err(format!(
+            "cannot start {program}: its #! line ends in a CR (Windows line ends): \
+             convert the script to LF line ends"
+        ));
+    }
+    match line.split([' ', '\t']).find(|word| !word.is_empty()) {
+        Some(interpreter) if !executable(Path::new(interpreter)) => Err(format!(
+            "cannot start {program}: its interpreter {} is not an executable file",
+            interpreter.escape_debug()
+        )),
         _ => Ok(()),
     }
 }
 
-/// The interpreter a script's `#!` line names, if it has one: up to the
-/// first space or tab, as the kernel reads it (a CR is part of the name).
-fn interpreter(script: &Path) -> Option<String> {
+/// A script's `#!` line, if it has one, after the `#!` and before its LF:
+/// the kernel reads the interpreter up to the first space or tab.
+fn shebang(script: &Path) -> Option<String> {
     let mut start = [0u8; 256];
     let read = File::open(script).ok()?.read(&mut start).ok()?;
     let line = start[..read].strip_prefix(b"#!")?;
     let line = line.split(|&b| b == b'\n').next()?;
-    let text = String::from_utf8_lossy(line);
-    text.split([' ', '\t'])
-        .find(|word| !word.is_empty())
-        .map(str::to_owned)
+    Some(String::from_utf8_lossy(line).into_owned())
 }
 
 /// The built-in solver as a command: this very binary's `solve`.
