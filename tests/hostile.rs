@@ -316,46 +316,33 @@ fn a_tool_killed_by_its_solution_or_by_a_signal_to_its_job_leaves_nothing_behind
     assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
     // Ctrl-C or `kill`: a signal to the job's process group. SIGTERM, since
     // a background shell may have started these tests with SIGINT ignored.
-    let mark = format!("job-signal-{}", std::process::id());
-    let mut job = start_job(
-        dir.path(),
-        scratch.path(),
-        "fixtures/hostile/leaves-children-for-ctrl-c.sh",
-        &mark,
-    );
-    thread::sleep(Duration::from_millis(700));
-    let group = i32::try_from(job.id()).expect("a pid");
-    nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(group),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .expect("the job's group is signalled");
-    let status = job.wait().expect("the tool ends");
-    assert_eq!(status.signal(), Some(15), "{status:?}");
-    let left = left_after_a_while(&mark);
-    assert!(left.is_empty(), "left behind: {left:?}");
-    assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
     // `stress` the same: its scratch input has no name (a folder of it was
     // left behind before).
-    let mark = format!("stress-signal-{}", std::process::id());
-    let mut job = start_job_of(
-        &["stress".as_ref()],
-        scratch.path(),
-        "fixtures/hostile/leaves-children-for-ctrl-c.sh",
-        &mark,
-    );
-    thread::sleep(Duration::from_millis(700));
-    let group = i32::try_from(job.id()).expect("a pid");
-    nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(group),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .expect("the job's group is signalled");
-    let status = job.wait().expect("the tool ends");
-    assert_eq!(status.signal(), Some(15), "{status:?}");
-    let left = left_after_a_while(&mark);
-    assert!(left.is_empty(), "left behind: {left:?}");
-    assert_eq!(files_left(), Vec::<std::ffi::OsString>::new());
+    let test_words = ["test".as_ref(), dir.path().as_os_str()];
+    for (words, kind) in [
+        (&test_words[..], "test"),
+        (&["stress".as_ref()][..], "stress"),
+    ] {
+        let mark = format!("{kind}-signal-{}", std::process::id());
+        let mut job = start_job_of(
+            words,
+            scratch.path(),
+            "fixtures/hostile/leaves-children-for-ctrl-c.sh",
+            &mark,
+        );
+        thread::sleep(Duration::from_millis(700));
+        let group = i32::try_from(job.id()).expect("a pid");
+        nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(group),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .expect("the job's group is signalled");
+        let status = job.wait().expect("the tool ends");
+        assert_eq!(status.signal(), Some(15), "{kind}: {status:?}");
+        let left = left_after_a_while(&mark);
+        assert!(left.is_empty(), "{kind} left behind: {left:?}");
+        assert_eq!(files_left(), Vec::<std::ffi::OsString>::new(), "{kind}");
+    }
 }
 
 #[test]

@@ -286,11 +286,19 @@ fn is_blank(byte: u8) -> bool {
 mod tests {
     use super::*;
 
+    /// `text` read by lines.
     fn transcoded(text: &str) -> String {
+        read_all(Lines::new(text.as_bytes()))
+    }
+
+    /// `text` read by arrays.
+    fn by_arrays(text: &str) -> String {
+        read_all(Lines::arrays(text.as_bytes()))
+    }
+
+    fn read_all(mut lines: Lines<&[u8]>) -> String {
         let mut out = String::new();
-        Lines::new(text.as_bytes())
-            .read_to_string(&mut out)
-            .expect("in memory");
+        lines.read_to_string(&mut out).expect("in memory");
         out
     }
 
@@ -344,14 +352,6 @@ mod tests {
                 proptest::prop_assert_eq!(&found, &expected);
             }
         }
-    }
-
-    fn by_arrays(text: &str) -> String {
-        let mut out = String::new();
-        Lines::arrays(text.as_bytes())
-            .read_to_string(&mut out)
-            .expect("in memory");
-        out
     }
 
     #[test]
