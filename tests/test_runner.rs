@@ -452,3 +452,25 @@ fn names_are_escaped_and_a_polygon_file_beside_its_in_twin_keeps_its_whole_name(
     assert_eq!(names, ["01", "01.in", "\\u{1b}[31mevil", "3"], "{stdout}");
     assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
 }
+
+#[test]
+fn a_test_file_that_is_a_broken_link_fails_that_test_instead_of_vanishing() {
+    let dir = folder_of_tests();
+    let link = |target: &str, name: &str| {
+        std::os::unix::fs::symlink(target, dir.path().join(name)).expect("symlink")
+    };
+    // An input whose link lost its target, and an answer whose link did:
+    // neither is left out, nor replaced by the built-in solver's answer.
+    link("gone.in", "05.in");
+    fs::remove_file(dir.path().join("02.ans")).expect("remove 02.ans");
+    link("gone.ans", "02.ans");
+    test_folder(dir.path())
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^01 AC .*\n02 FAIL .*cannot read .*02\.ans: .*\n03 AC .*\n04 AC .*\n05 FAIL .*: cannot open .*05\.in: [^\n]*\n3 passed, 2 failed\n\z",
+            )
+            .expect("regex"),
+        );
+}

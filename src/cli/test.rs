@@ -258,13 +258,13 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
                 None if file_name.bytes().all(|b| b.is_ascii_digit()) => &["a"],
                 _ => continue,
             };
-            if !path.is_file() {
+            if !path.is_file() && !is_broken_link(&path) {
                 continue;
             }
             let answer = answers
                 .iter()
                 .map(|ext| path.with_extension(ext))
-                .find(|candidate| candidate.is_file());
+                .find(|candidate| candidate.is_file() || is_broken_link(candidate));
             let below = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
             tests.push(Test {
                 name: shown_name(&below.to_string_lossy()),
@@ -286,6 +286,13 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
     }
     tests.sort_by(|a, b| natural_order(&a.name, &b.name));
     Ok(tests)
+}
+
+/// A link whose target is gone. A test named by one is kept, so that its
+/// run fails naming the file, rather than being left out or judged against
+/// the built-in solver's answer without a word.
+fn is_broken_link(path: &Path) -> bool {
+    path.is_symlink() && fs::metadata(path).is_err()
 }
 
 /// A test's name as lines show it: control characters escaped, so that a
@@ -356,7 +363,7 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
         // policy's), but a failure against one the solver disagrees with
         // says so: it may be the answer that is wrong.
         let doubt = match solved_answer(test, config) {
-            Err(why) => Some(format!("the built-in solver rejects the input: {why}")),
+            Err(why) => Some(why.to_string()),
             Ok(solved) => match compare(&solved[..], &expected[..], Mode::Lines) {
                 Ok(Comparison::Differs(difference)) => Some(format!(
                     "{} is not the built-in solver's answer to the input: {difference}",
@@ -384,14 +391,34 @@ fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> 
     if let Some(answer) = &test.answer {
         return fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()));
     }
-    solved_answer(test, config)
-        .map_err(|why| format!("no answer file, and the built-in solver rejects the input: {why}"))
+    solved_answer(test, config).map_err(|why| match why {
+        Unsolved::Unreadable(_) => why.to_string(),
+        Unsolved::Rejected(_) => format!("no answer file, and {why}"),
+    })
+}
+
+/// Why the built-in solver has no answer to a test's input.
+enum Unsolved {
+    /// The input cannot be opened: the test set is broken, whatever it holds.
+    Unreadable(String),
+    /// The solver refuses the input; the message says where and why.
+    Rejected(String),
+}
+
+impl std::fmt::Display for Unsolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsolved::Unreadable(why) => f.write_str(why),
+            Unsolved::Rejected(why) => write!(f, "the built-in solver rejects the input: {why}"),
+        }
+    }
 }
 
 /// The built-in solver's answer to the test's input, under the policy.
-fn solved_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
-    let input = File::open(&test.input)
-        .map_err(|e| format!("cannot open {}: {e}", test.input.display()))?;
+fn solved_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, Unsolved> {
+    let input = File::open(&test.input).map_err(|e| {
+        Unsolved::Unreadable(format!("cannot open {}: {e}", test.input.display()))
+    })?;
     let mut answer = Vec::new();
     run_stream_as(
         BufReader::new(input),
@@ -400,7 +427,7 @@ fn solved_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
         config.rules,
         &mut answer,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Unsolved::Rejected(e.to_string()))?;
     Ok(answer)
 }
 
