@@ -90,6 +90,9 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 .ok(),
             _ => None,
         };
+        // How many cases the input has, as its recomputed answer counts them:
+        // the answer file's trailing blank lines are not cases.
+        let mut input_cases = None;
         if let (Some(input), Some(expected)) = (&sources.input, &sources.expected) {
             // The answer file must be the answer to the input.
             let (answer, answer_name) = expected.open()?;
@@ -98,8 +101,9 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                     .map_err(|side| read_error(side, &answer_name, &answer_name))
             });
             match against_input {
-                Ok(compared) => {
-                    if let Comparison::Differs(difference) = compared? {
+                Ok(compared) => match compared? {
+                    Comparison::Same { cases, .. } => input_cases = Some(cases),
+                    Comparison::Differs(difference) => {
                         return Ok(Verdict::new(
                             VerdictKind::JudgeFailure,
                             format!(
@@ -110,14 +114,14 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                             ),
                         ));
                     }
-                }
+                },
                 Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
                     return Ok(unsolvable(&error));
                 }
                 Err(error) => return Err(error),
             }
         }
-        let comparison = match (&sources.expected, &sources.input) {
+        let mut comparison = match (&sources.expected, &sources.input) {
             (Some(expected), _) => match with_answer {
                 Some(thread) => thread
                     .join()
@@ -145,6 +149,9 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 ));
             }
         };
+        if let (Some(input_cases), Comparison::Same { cases, .. }) = (input_cases, &mut comparison) {
+            *cases = input_cases;
+        }
         verdict_for(config, sources.input.as_ref(), comparison)
     })
 }
