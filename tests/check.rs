@@ -212,6 +212,58 @@ fn testlib_calls_a_missing_output_file_a_presentation_error() {
 }
 
 #[test]
+fn testlib_takes_empty_values_where_testlib_does_and_fails_where_it_fails() {
+    // An empty group, anywhere; an empty result name means no result file.
+    for args in [
+        &["--group", "", INPUT, ANSWER, ANSWER][..],
+        &[INPUT, "--group", "", ANSWER, ANSWER],
+        &[INPUT, ANSWER, ANSWER, "--group", ""],
+        &[INPUT, ANSWER, ANSWER, ""],
+    ] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args(args)
+            .assert()
+            .code(0)
+            .stderr(predicate::str::starts_with("ok "));
+    }
+    // "Expected non-empty testset after --testset command line parameter".
+    for args in [
+        &["--testset", "", INPUT, ANSWER, ANSWER][..],
+        &[INPUT, ANSWER, ANSWER, "--testset", ""],
+    ] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::starts_with(
+                "FAIL --testset needs a non-empty value",
+            ));
+    }
+}
+
+#[test]
+fn testlib_calls_an_output_it_cannot_read_the_solutions_wrong_format_not_a_failure() {
+    // A solution writing to a file may leave a folder, or a file nobody can
+    // read, in its place: testlib's reads of it end at once (PE).
+    let dir = tempfile::tempdir().expect("temporary directory");
+    tictactoe()
+        .args(["check", "--protocol", "testlib", INPUT])
+        .arg(dir.path())
+        .arg(ANSWER)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read the output"));
+    // The answer being a folder is still the judge's failure.
+    tictactoe()
+        .args(["check", "--protocol", "testlib", INPUT, ANSWER])
+        .arg(dir.path())
+        .assert()
+        .code(3);
+}
+
+#[test]
 fn testlib_fails_with_3_on_a_command_line_it_would_refuse() {
     for args in [
         &[INPUT, ANSWER][..],

@@ -6,12 +6,13 @@
 //! and a picture of the board around it.
 
 use super::{FormatArg, RulesArgs, ThreadsArgs, usage_error};
-use crate::error::Error;
+use crate::error::{Error, InputName};
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
 use crate::format::answers::Mode;
 use crate::game::Rules;
 use crate::judging::{Protocol, Verdict, VerdictKind};
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use std::fs::File;
 use std::io::{self, Write};
@@ -50,7 +51,14 @@ Exit status:
 pub(super) struct CheckArgs {
     /// The files, in the protocol's order (see below). testlib's `-appes`
     /// after its result file is taken here too.
-    #[arg(value_name = "FILE", required = true, allow_hyphen_values = true)]
+    // Taken as OS strings: an empty argument (testlib's `--group ""` among
+    // the files, an empty result file name) is the judge's to give.
+    #[arg(
+        value_name = "FILE",
+        required = true,
+        allow_hyphen_values = true,
+        value_parser = OsStringValueParser::new().map(PathBuf::from)
+    )]
     files: Vec<PathBuf>,
     /// testlib's test set name (accepted, as testlib checkers accept it).
     #[arg(long, value_name = "T")]
@@ -113,15 +121,24 @@ impl CheckArgs {
             let mut given = std::mem::take(&mut self.files).into_iter();
             while let Some(file) = given.next() {
                 if file == Path::new("--testset") || file == Path::new("--group") {
-                    if given.next().is_none() {
+                    let Some(value) = given.next() else {
                         let message = format!("{} needs a value: {TESTLIB_ORDER}", file.display());
                         return Ok(CheckConfig::failing(Protocol::Testlib, message));
+                    };
+                    if file == Path::new("--testset") {
+                        self.testset.push(value.to_string_lossy().into_owned());
                     }
                     continue;
                 }
                 files.push(file);
             }
             self.files = files;
+            // testlib: "Expected non-empty testset after --testset"; an
+            // empty group is fine.
+            if self.testset.iter().any(String::is_empty) {
+                let message = format!("--testset needs a non-empty value: {TESTLIB_ORDER}");
+                return Ok(CheckConfig::failing(Protocol::Testlib, message));
+            }
         }
         // The files take anything, `-appes` and a judge's flags included:
         // an option of ours among them was put after the files.
@@ -211,7 +228,8 @@ impl CheckArgs {
                 config.files.input = next();
                 config.files.output = next().map_or(InputSource::Stdin, InputSource::Path);
                 config.files.expected = next();
-                config.report = next();
+                // testlib writes no result file for an empty name.
+                config.report = next().filter(|report| !report.as_os_str().is_empty());
             }
             ProtocolArg::Kattis => {
                 config.protocol = Protocol::Kattis;
@@ -293,6 +311,20 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
     };
     let verdict = match judged {
         Ok(verdict) => verdict,
+        // testlib: an output file that cannot be opened or read (one a
+        // solution made a folder, or unreadable) is the solution's: its
+        // reads end at once, a wrong output format.
+        Err(Error::Open { path, source }) if output_is(config, &path) => {
+            let message = format!("cannot read the output {}: {source}", path.display());
+            Verdict::new(VerdictKind::PresentationError, message)
+        }
+        Err(Error::Read {
+            input: InputName::Path(path),
+            source,
+        }) if output_is(config, &path) => {
+            let message = format!("cannot read the output {}: {source}", path.display());
+            Verdict::new(VerdictKind::PresentationError, message)
+        }
         // testlib has a status for a checker that cannot do its work.
         Err(error) if config.protocol == Protocol::Testlib => {
             Verdict::new(VerdictKind::JudgeFailure, error.to_string())
@@ -306,6 +338,14 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
         Ok(overridden) => overridden.unwrap_or(verdict.kind),
     };
     Ok(config.protocol.check_status(kind))
+}
+
+/// Whether `path` is testlib's output file, the one the solution wrote.
+fn output_is(config: &CheckConfig, path: &Path) -> bool {
+    config.protocol == Protocol::Testlib
+        && matches!(&config.files.output, InputSource::Path(output) if output == path)
+        && config.files.input.as_deref() != Some(path)
+        && config.files.expected.as_deref() != Some(path)
 }
 
 /// Writes the verdict where the protocol wants it. A verdict that cannot
