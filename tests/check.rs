@@ -104,6 +104,53 @@ fn kattis_holds_each_leetcode_test_case_to_its_own_array_whatever_the_whitespace
 }
 
 #[test]
+fn kattis_takes_null_in_any_case_unless_the_judge_passes_case_sensitive() {
+    // The default validators compare letters in any case, and BAPCtools
+    // holds an output validator to that with the answer's case swapped.
+    let (input, answer) = (
+        "fixtures/check/leetcode-three.input",
+        "fixtures/check/leetcode-three.answer",
+    );
+    let swapped = "[NULL,0,0]\n[Null]\n[nULL,0]\n";
+    assert_eq!(kattis_on(input, answer, swapped).0, Some(42));
+    let strictly = |flags: &[&str]| {
+        let feedback = tempfile::tempdir().expect("temporary directory");
+        tictactoe()
+            .args(["check", "--protocol", "kattis", input, answer])
+            .arg(feedback.path())
+            .args(flags)
+            .write_stdin(swapped)
+            .output()
+            .expect("binary runs")
+            .status
+            .code()
+    };
+    assert_eq!(strictly(&["case_sensitive"]), Some(43));
+    assert_eq!(
+        strictly(&["space_change_sensitive", "case_sensitive"]),
+        Some(43)
+    );
+    // Still a result in the place of each letter of null: not a null.
+    assert_eq!(
+        kattis_on(input, answer, "[NUL,0,0]\n[null]\n[null,0]\n").0,
+        Some(43)
+    );
+    // testlib's checkers read tokens as written.
+    tictactoe()
+        .args([
+            "check",
+            "--protocol",
+            "testlib",
+            input,
+            "/dev/stdin",
+            answer,
+        ])
+        .write_stdin(swapped)
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn kattis_ignores_the_extra_arguments_domjudge_may_pass() {
     let feedback = tempfile::tempdir().expect("temporary directory");
     tictactoe()

@@ -9,7 +9,7 @@ use super::{FormatArg, RulesArgs, ThreadsArgs, usage_error};
 use crate::error::{Error, InputName};
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
-use crate::format::answers::Mode;
+use crate::format::answers::{Letters, Mode};
 use crate::game::Rules;
 use crate::judging::{Protocol, Verdict, VerdictKind};
 use clap::builder::{OsStringValueParser, TypedValueParser};
@@ -198,6 +198,16 @@ impl CheckArgs {
             (None, ProtocolArg::Kattis) if space_change_sensitive => Mode::Lines,
             (None, _) => Mode::Tokens,
         };
+        // Kattis's and DOMjudge's default validators ignore letter case
+        // unless told `case_sensitive` (BAPCtools checks that an output
+        // validator takes an answer with its case swapped).
+        let letters = if self.protocol == ProtocolArg::Kattis
+            && !judge_flags.clone().any(|flag| flag == "case_sensitive")
+        {
+            Letters::AnyCase
+        } else {
+            Letters::Exact
+        };
         let mut files = self.files.into_iter();
         let mut next = || files.next();
         let mut config = CheckConfig {
@@ -210,6 +220,7 @@ impl CheckArgs {
                 threads: self.threads.count(),
                 format: self.format.into_format(),
                 mode,
+                letters,
             },
             feedback_dir: None,
             report: None,
@@ -285,6 +296,7 @@ impl CheckConfig {
                 threads: 0,
                 format: None,
                 mode: Mode::Lines,
+                letters: Letters::Exact,
             },
             feedback_dir: None,
             report: None,

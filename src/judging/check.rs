@@ -3,7 +3,7 @@
 use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
 use crate::files::{self, Held, InputSource, Rereadable};
-use crate::format::answers::{Comparison, Difference, Mode, Side, compare};
+use crate::format::answers::{Comparison, Difference, Letters, Mode, Side, compare_letters};
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::Format;
 use crate::format::cases::{self, Cases};
@@ -34,6 +34,8 @@ pub struct CheckFiles {
     pub format: Option<Format>,
     /// How the output is held to the answer's layout.
     pub mode: Mode,
+    /// Whether LeetCode's `null` must be written in lower case.
+    pub letters: Letters,
 }
 
 /// The input and the expected answer as files that can be read again:
@@ -97,7 +99,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
             // The answer file must be the answer to the input.
             let (answer, answer_name) = expected.open()?;
             let against_input = recomputed(input, config, |recomputed| {
-                compare(recomputed, answer, config.mode)
+                compare_letters(recomputed, answer, config.mode, config.letters)
                     .map_err(|side| read_error(side, &answer_name, &answer_name))
             });
             match against_input {
@@ -131,7 +133,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
             (None, Some(input)) => {
                 let (output, output_name) = files::open(&config.output)?;
                 let compared = recomputed(input, config, |recomputed| {
-                    compare(recomputed, output, config.mode)
+                    compare_letters(recomputed, output, config.mode, config.letters)
                         .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
                 });
                 match compared {
@@ -160,7 +162,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
 fn against_answer(config: &CheckFiles, expected: &Rereadable) -> Result<Comparison, Error> {
     let (output, output_name) = files::open(&config.output)?;
     let (answer, expected_name) = expected.open()?;
-    compare(answer, output, config.mode).map_err(|side| read_error(side, &expected_name, &output_name))
+    compare_letters(answer, output, config.mode, config.letters).map_err(|side| read_error(side, &expected_name, &output_name))
 }
 
 /// The verdict on a comparison, with the move explained when it is one.

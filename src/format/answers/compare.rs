@@ -244,6 +244,18 @@ pub enum Mode {
     Tokens,
 }
 
+/// Whether letters must match in case. Results are digits: the only
+/// letters an answer holds are LeetCode's `null`s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Letters {
+    /// `null` only, as LeetCode writes it and testlib's checkers compare.
+    #[default]
+    Exact,
+    /// `NULL` and `Null` too, as Kattis's and DOMjudge's default output
+    /// validators compare unless given `case_sensitive`.
+    AnyCase,
+}
+
 /// Compares `found` with `expected`, streaming both, and stops at the first
 /// difference: the one comparison `check`, `test` and `stress` judge by.
 ///
@@ -251,6 +263,16 @@ pub enum Mode {
 /// (`[null,0,1]`) when its first non-whitespace byte is `[`, else Coding
 /// Ninjas lines (`0 1`).
 pub fn compare(expected: impl Read, found: impl Read, mode: Mode) -> Result<Comparison, Side> {
+    compare_letters(expected, found, mode, Letters::Exact)
+}
+
+/// [`compare`], with letters matched as `letters` says.
+pub fn compare_letters(
+    expected: impl Read,
+    found: impl Read,
+    mode: Mode,
+    letters: Letters,
+) -> Result<Comparison, Side> {
     // A byte order mark before either is dropped: testlib skips one
     // before the output, and some editors write one.
     let (format, _, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
@@ -258,15 +280,19 @@ pub fn compare(expected: impl Read, found: impl Read, mode: Mode) -> Result<Comp
     match (format, mode) {
         (Format::CodingNinjas, Mode::Lines) => compare_lines(expected, found, false),
         // A LeetCode line with no results, `[null]`, is text like any other.
-        (Format::Leetcode, Mode::Lines) => {
-            compare_lines(Lines::new(expected), Lines::new(found), true)
-        }
+        (Format::Leetcode, Mode::Lines) => compare_lines(
+            Lines::new(expected).with_letters(letters),
+            Lines::new(found).with_letters(letters),
+            true,
+        ),
         (Format::CodingNinjas, Mode::Tokens) => compare_tokens(expected, found),
         // By tokens, whitespace never counts, but a LeetCode test case's
         // array does: its `]` ends the case as a line end does by lines.
-        (Format::Leetcode, Mode::Tokens) => {
-            compare_lines(Lines::arrays(expected), Lines::arrays(found), true)
-        }
+        (Format::Leetcode, Mode::Tokens) => compare_lines(
+            Lines::arrays(expected).with_letters(letters),
+            Lines::arrays(found).with_letters(letters),
+            true,
+        ),
     }
 }
 

@@ -13,6 +13,7 @@
 //! one token that is never a result: the comparison then reports the output
 //! as malformed at that move.
 
+use super::Letters;
 use crate::format::bytes::QUOTED;
 use std::io::{self, Read};
 
@@ -57,6 +58,9 @@ pub struct Lines<R> {
     broken_more: bool,
     /// Whether a test case ends at its `]` rather than at its line's LF.
     arrays: bool,
+    /// Whether `NULL` or `Null` stands for `null`, as for a Kattis judge's
+    /// default output validator without `case_sensitive`.
+    any_case: bool,
     eof: bool,
 }
 
@@ -72,6 +76,7 @@ impl<R: Read> Lines<R> {
             broken: Vec::new(),
             broken_more: false,
             arrays: false,
+            any_case: false,
             eof: false,
         }
     }
@@ -84,6 +89,14 @@ impl<R: Read> Lines<R> {
         Lines {
             arrays: true,
             ..Lines::new(inner)
+        }
+    }
+
+    /// Takes `null` in any case (`NULL`, `Null`) when `letters` says so.
+    pub fn with_letters(self, letters: Letters) -> Lines<R> {
+        Lines {
+            any_case: letters == Letters::AnyCase,
+            ..self
         }
     }
 
@@ -152,7 +165,10 @@ impl<R: Read> Lines<R> {
             // Blanks may stand between elements, not inside `null` or a result.
             _ if blank && !matches!(self.state, State::InResult | State::Null(1..=3)) => {}
             State::LineStart if byte == b'[' => self.state = State::Null(0),
-            State::Null(matched) if byte == b"null"[matched] => {
+            State::Null(matched)
+                if byte == b"null"[matched]
+                    || (self.any_case && byte.to_ascii_lowercase() == b"null"[matched]) =>
+            {
                 self.state = if matched == 3 {
                     State::AfterElement
                 } else {
