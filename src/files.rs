@@ -164,6 +164,17 @@ enum Destination {
         /// Where it goes when the command succeeds.
         path: PathBuf,
     },
+    /// A regular file reached through a link or by other names too: held
+    /// back, then written into the file itself when the command succeeds,
+    /// so that every name sees the new bytes and an error changes none.
+    Into {
+        /// The results so far.
+        held: Held,
+        /// The file, opened (not emptied) when the command started.
+        file: File,
+        /// Its name, for messages.
+        path: PathBuf,
+    },
 }
 
 impl Output {
@@ -202,18 +213,30 @@ impl Output {
             return Output::stdout();
         }
         // Only a plain regular file, or a new one, is replaced whole, and it
-        // keeps its mode and owner. Anything else is written where it is, as
-        // a plain create would: a link (`/dev/stdout` may name a file a shell
-        // opened for appending), a file with other names (hard links), a
-        // device (`/dev/null`), a pipe, a socket. A file that may not be
-        // written is refused, as a plain create would refuse it.
+        // keeps its mode and owner. A regular file reached through a link,
+        // or with other names (hard links), keeps its identity: the results
+        // are held back and written into it at the end. Anything else is
+        // written where it is, as a plain create would: a device
+        // (`/dev/null`), a pipe, a socket. A file that may not be written is
+        // refused, as a plain create would refuse it.
         let existing = std::fs::symlink_metadata(path).ok();
         match &existing {
+            Some(meta) if !replaced_whole(meta) && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(cannot_create)?;
+                return Ok(Output {
+                    to: Destination::Into {
+                        held: Held::default(),
+                        file,
+                        path: path.clone(),
+                    },
+                });
+            }
             Some(meta) if !replaced_whole(meta) => {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
-                    // Emptied as a plain create empties it, but for a device or a pipe.
-                    .truncate(std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
                     .open(path)
                     .map_err(cannot_create)?;
                 return Ok(Output {
@@ -276,6 +299,19 @@ impl Output {
                     })?;
                 Ok(())
             }
+            Destination::Into {
+                mut held,
+                mut file,
+                path,
+            } => {
+                let cannot_write = |source| Error::CreateOutput {
+                    path: path.clone(),
+                    source,
+                };
+                file.set_len(0).map_err(cannot_write)?;
+                held.release(&mut file).map_err(cannot_write)?;
+                file.flush().map_err(cannot_write)
+            }
         }
     }
 }
@@ -285,6 +321,7 @@ impl Write for Output {
         match &mut self.to {
             Destination::Stream(file) => file.write(bytes),
             Destination::File { temporary, .. } => temporary.write(bytes),
+            Destination::Into { held, .. } => held.write(bytes),
         }
     }
 
@@ -292,6 +329,7 @@ impl Write for Output {
         match &mut self.to {
             Destination::Stream(file) => file.write_all(bytes),
             Destination::File { temporary, .. } => temporary.write_all(bytes),
+            Destination::Into { held, .. } => held.write_all(bytes),
         }
     }
 
@@ -299,13 +337,14 @@ impl Write for Output {
         match &mut self.to {
             Destination::Stream(file) => file.flush(),
             Destination::File { temporary, .. } => temporary.flush(),
+            Destination::Into { .. } => Ok(()),
         }
     }
 }
 
 /// Whether an existing output is replaced whole: a regular file with no
 /// other name. A link, a hard-linked file, a device, a pipe or a socket is
-/// written where it is.
+/// not.
 fn replaced_whole(meta: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
     let other_names = std::os::unix::fs::MetadataExt::nlink(meta) > 1;
@@ -454,7 +493,14 @@ impl Write for Held {
         }
         let file = match &mut self.file {
             Some(file) => file,
-            None => self.file.insert(tempfile::tempfile()?),
+            // Named in the error: the output is fine, the temporary folder is not.
+            None => self.file.insert(tempfile::tempfile().map_err(|error| {
+                let folder = std::env::temp_dir();
+                io::Error::new(
+                    error.kind(),
+                    format!("no temporary file in {}: {error}", folder.display()),
+                )
+            })?),
         };
         file.write_all(&self.memory)?;
         self.memory.clear();

@@ -189,3 +189,42 @@ fn a_replaced_file_keeps_its_mode_and_a_file_with_other_names_is_written_through
         "0 0 0 0 0 0 1\n"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_run_that_fails_leaves_a_file_reached_by_a_link_or_another_name_untouched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (good, broken) = (dir.path().join("good.in"), dir.path().join("broken.in"));
+    fs::write(&good, EXAMPLE).expect("input");
+    fs::write(&broken, "BROKEN\n").expect("input");
+    let missing = dir.path().join("missing.in");
+    let target = dir.path().join("results.txt");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let other_name = dir.path().join("other-name.txt");
+    fs::write(&target, "the previous results\n").expect("old output");
+    fs::hard_link(&target, &other_name).expect("hard link");
+    for output in [&link, &other_name] {
+        for (command, inputs, status) in [
+            (&[][..], &[&good, &broken][..], 65),
+            (&[], &[&missing], 66),
+            (&["convert", "--to", "leetcode"], &[&broken], 65),
+        ] {
+            tictactoe()
+                .args(command)
+                .args(inputs)
+                .arg("-o")
+                .arg(output)
+                .assert()
+                .code(status);
+            for name in [&target, &other_name] {
+                assert_eq!(
+                    fs::read_to_string(name).expect("output"),
+                    "the previous results\n",
+                    "{command:?} {inputs:?} -o {}",
+                    output.display()
+                );
+            }
+        }
+    }
+}
