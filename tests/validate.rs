@@ -346,6 +346,35 @@ fn the_testlib_overview_log_says_which_bounds_a_valid_file_hits() {
 }
 
 #[test]
+fn an_overview_log_that_names_the_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("test.in");
+    let original = std::fs::read("fixtures/validate/draw-hits-bounds.in").expect("fixture");
+    std::fs::write(&input, &original).expect("input");
+    // By its name, and as the standard input it is opened on.
+    tictactoe()
+        .args(["validate", "--testOverviewLogFileName"])
+        .arg(&input)
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("would destroy the input"));
+    tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--testOverviewLogFileName",
+        ])
+        .arg(&input)
+        .pipe_stdin(&input)
+        .expect("input exists")
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read(&input).expect("input"), original);
+}
+
+#[test]
 fn an_overview_log_on_standard_output_is_all_that_is_there_as_with_testlib() {
     let output = tictactoe()
         .args([

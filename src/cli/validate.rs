@@ -5,7 +5,7 @@
 
 use super::{FormatArg, ThreadsArgs};
 use crate::error::{DataError, Error, InputName};
-use crate::files::{self, InputSource};
+use crate::files::{self, InputSource, OutputTarget};
 use crate::format::Format;
 use crate::format::cases::{self};
 use crate::game::{Limits, MoveError};
@@ -155,6 +155,15 @@ pub struct ValidateConfig {
 /// Validates the input and writes the report: each violation on its own
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
+    // A log file is made ready first: one that names the input is refused
+    // before anything is read, as `-o` is.
+    let log_file = match config.overview_log.as_deref() {
+        Some(log) if !matches!(log.to_str(), Some("stdout" | "stderr")) => Some(files::Output::create(
+            &OutputTarget::Path(log.to_path_buf()),
+            std::slice::from_ref(&config.input),
+        )?),
+        _ => None,
+    };
     let (reader, name) = files::open(&config.input)?;
     let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
     let split = Split {
@@ -207,23 +216,26 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         Ok(()) => {}
     }
     if let (Some(log), true) = (&config.overview_log, report.is_valid()) {
-        write_overview(log, &report.summary.overview(&config.limits))?;
+        write_overview(log, log_file, &report.summary.overview(&config.limits))?;
     }
     Ok(config.protocol.validate_status(report.is_valid()))
 }
 
 /// Writes testlib's overview log where it was asked for: a file, or
 /// standard output or error by testlib's special names.
-fn write_overview(log: &Path, overview: &str) -> Result<(), Error> {
-    match log.to_str() {
-        Some("stdout") => std::io::stdout().write_all(overview.as_bytes()),
-        Some("stderr") => std::io::stderr().write_all(overview.as_bytes()),
-        _ => {
-            return std::fs::write(log, overview).map_err(|source| Error::CreateOutput {
-                path: log.to_path_buf(),
-                source,
-            });
+fn write_overview(log: &Path, file: Option<files::Output>, overview: &str) -> Result<(), Error> {
+    match (log.to_str(), file) {
+        (Some("stdout"), _) => std::io::stdout().write_all(overview.as_bytes()),
+        (Some("stderr"), _) => std::io::stderr().write_all(overview.as_bytes()),
+        (_, Some(mut file)) => {
+            file.write_all(overview.as_bytes())
+                .map_err(|source| Error::CreateOutput {
+                    path: log.to_path_buf(),
+                    source,
+                })?;
+            return file.finish();
         }
+        (_, None) => Ok(()),
     }
     .map_err(Error::Write)
 }
