@@ -160,7 +160,7 @@ enum Destination {
     Stream(Waiting),
     File {
         /// The file being written, in the destination's folder.
-        temporary: tempfile::NamedTempFile,
+        temporary: Partial,
         /// Where it goes when the command succeeds.
         path: PathBuf,
     },
@@ -256,21 +256,16 @@ impl Output {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".tictactoe-").suffix(".partial");
-        // As a plain create would make it: readable by all, less the umask.
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temporary = builder.tempfile_in(folder).map_err(cannot_create)?;
+        let temporary = Partial::new(folder).map_err(cannot_create)?;
         if let Some(meta) = &existing {
             // The replacement keeps what the old file had; an owner that
             // cannot be given (not root) stays the writer's.
-            let _ = temporary.as_file().set_permissions(meta.permissions());
+            let _ = temporary.file().set_permissions(meta.permissions());
             #[cfg(unix)]
             {
                 use std::os::unix::fs::MetadataExt;
                 let _ = std::os::unix::fs::fchown(
-                    temporary.as_file(),
+                    temporary.file(),
                     Some(meta.uid()),
                     Some(meta.gid()),
                 );
@@ -290,15 +285,9 @@ impl Output {
     pub fn finish(self) -> Result<(), Error> {
         match self.to {
             Destination::Stream(mut file) => file.flush().map_err(Error::Write),
-            Destination::File { temporary, path } => {
-                temporary
-                    .persist(&path)
-                    .map_err(|error| Error::CreateOutput {
-                        path,
-                        source: error.error,
-                    })?;
-                Ok(())
-            }
+            Destination::File { temporary, path } => temporary
+                .persist(&path)
+                .map_err(|source| Error::CreateOutput { path, source }),
             Destination::Into {
                 mut held,
                 mut file,
@@ -320,7 +309,7 @@ impl Write for Output {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match &mut self.to {
             Destination::Stream(file) => file.write(bytes),
-            Destination::File { temporary, .. } => temporary.write(bytes),
+            Destination::File { temporary, .. } => temporary.file_mut().write(bytes),
             Destination::Into { held, .. } => held.write(bytes),
         }
     }
@@ -328,7 +317,7 @@ impl Write for Output {
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match &mut self.to {
             Destination::Stream(file) => file.write_all(bytes),
-            Destination::File { temporary, .. } => temporary.write_all(bytes),
+            Destination::File { temporary, .. } => temporary.file_mut().write_all(bytes),
             Destination::Into { held, .. } => held.write_all(bytes),
         }
     }
@@ -336,10 +325,105 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.to {
             Destination::Stream(file) => file.flush(),
-            Destination::File { temporary, .. } => temporary.flush(),
+            Destination::File { temporary, .. } => temporary.file_mut().flush(),
             Destination::Into { .. } => Ok(()),
         }
     }
+}
+
+/// The file a replacement is written to, in its destination's folder. On
+/// Linux it has no name until it is complete (`O_TMPFILE`), so that a run
+/// stopped by a signal (Ctrl-C, a judge's kill, a file size limit) leaves
+/// nothing behind; elsewhere, or where the file system cannot make one,
+/// it is a hidden `.tictactoe-*.partial`, deleted on any error the command
+/// itself sees.
+enum Partial {
+    Named(tempfile::NamedTempFile),
+    #[cfg(target_os = "linux")]
+    Unnamed { file: File, folder: PathBuf },
+}
+
+impl Partial {
+    fn new(folder: &Path) -> io::Result<Partial> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let unnamed = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .custom_flags(nix::fcntl::OFlag::O_TMPFILE.bits())
+                .mode(0o666)
+                .open(folder);
+            if let Ok(file) = unnamed {
+                return Ok(Partial::Unnamed {
+                    file,
+                    folder: folder.to_path_buf(),
+                });
+            }
+        }
+        partial_names().tempfile_in(folder).map(Partial::Named)
+    }
+
+    fn file(&self) -> &File {
+        match self {
+            Partial::Named(named) => named.as_file(),
+            #[cfg(target_os = "linux")]
+            Partial::Unnamed { file, .. } => file,
+        }
+    }
+
+    fn file_mut(&mut self) -> &mut File {
+        match self {
+            Partial::Named(named) => named.as_file_mut(),
+            #[cfg(target_os = "linux")]
+            Partial::Unnamed { file, .. } => file,
+        }
+    }
+
+    /// Puts the complete file at `path`, replacing what is there at once.
+    fn persist(self, path: &Path) -> io::Result<()> {
+        let named = match self {
+            Partial::Named(named) => named,
+            #[cfg(target_os = "linux")]
+            Partial::Unnamed { mut file, folder } => {
+                use nix::fcntl::AT_FDCWD;
+                use nix::fcntl::AtFlags;
+                use nix::unistd::linkat;
+                use std::os::fd::AsRawFd;
+                // Given a name beside its destination, then renamed onto it.
+                let by_descriptor = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+                let linked = partial_names().make_in(&folder, |name| {
+                    linkat(AT_FDCWD, &by_descriptor, AT_FDCWD, name, AtFlags::AT_SYMLINK_FOLLOW)
+                        .map_err(io::Error::from)
+                });
+                match linked {
+                    Ok(linked) => {
+                        return linked.persist(path).map(drop).map_err(|error| error.error);
+                    }
+                    // No `/proc` (some sandboxes): the bytes are copied to
+                    // a named file instead.
+                    Err(_) => {
+                        let mut named = partial_names().tempfile_in(&folder)?;
+                        named.as_file().set_permissions(file.metadata()?.permissions())?;
+                        io::Seek::rewind(&mut file)?;
+                        io::copy(&mut file, named.as_file_mut())?;
+                        named
+                    }
+                }
+            }
+        };
+        named.persist(path).map(drop).map_err(|error| error.error)
+    }
+}
+
+/// How a replacement's temporary file is named while it has a name.
+fn partial_names() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tictactoe-").suffix(".partial");
+    // As a plain create would make it: readable by all, less the umask.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
 }
 
 /// Whether an existing output is replaced whole: a regular file with no

@@ -228,3 +228,73 @@ fn a_run_that_fails_leaves_a_file_reached_by_a_link_or_another_name_untouched() 
         }
     }
 }
+
+// Linux only: elsewhere a replacement has a hidden name while it is written.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_stopped_by_a_signal_or_a_file_size_limit_leaves_nothing_beside_the_output() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.txt");
+    fs::write(&output, "the previous results\n").expect("old output");
+    // Stopped while it waits for more input, with results already written.
+    let mut run = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--threads", "1", "-o"])
+        .arg(&output)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = run.stdin.take().expect("stdin");
+    input
+        .write_all(b"2\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n3\n")
+        .expect("input");
+    input.flush().expect("input");
+    let descriptors = format!("/proc/{}/fd", run.id());
+    let writing = || {
+        fs::read_dir(&descriptors)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|entry| {
+                fs::read_link(entry.path())
+                    .is_ok_and(|target| target.starts_with(dir.path()) && target != output)
+            })
+    };
+    while !writing() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &run.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    run.wait().expect("run ends");
+    drop(input);
+    // Stopped by the kernel at a file size limit.
+    let big: String = std::iter::once("100\n".to_owned())
+        .chain((0..100).map(|_| "3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n".to_owned()))
+        .collect();
+    let status = Command::new("prlimit")
+        .arg("--fsize=100")
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg("-o")
+        .arg(&output)
+        .stdin(Stdio::piped())
+        .spawn()
+        .and_then(|mut run| {
+            run.stdin.take().expect("stdin").write_all(big.as_bytes())?;
+            run.wait()
+        })
+        .expect("prlimit runs");
+    assert!(!status.success());
+    let left: Vec<_> = fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|entry| entry.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, ["out.txt"]);
+    assert_eq!(
+        fs::read_to_string(&output).expect("output"),
+        "the previous results\n"
+    );
+}
