@@ -22,7 +22,9 @@ fn each_shell_gets_a_script_that_knows_the_subcommands_and_options() {
             .success()
             .stdout(predicate::str::contains(marker))
             .stdout(predicate::str::contains("convert"))
-            .stdout(predicate::str::contains("after-win"));
+            .stdout(predicate::str::contains("after-win"))
+            // The internal supervisor, hidden from --help, is not offered.
+            .stdout(predicate::str::contains("supervise").not());
     }
 }
 

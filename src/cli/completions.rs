@@ -69,11 +69,31 @@ pub fn run(config: &CompletionsConfig, mut output: impl Write) -> Result<(), Err
     // The generators panic on a failed write: give them memory, and do the
     // real write here, where a failure is an error like any other.
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "tictactoe", &mut script);
+    clap_complete::generate(shell, &mut offered(), "tictactoe", &mut script);
     output
         .write_all(&script)
         .and_then(|()| output.flush())
         .map_err(Error::Write)
+}
+
+/// The command line as a shell offers it: without the subcommands `--help`
+/// hides (the supervisor `test` and `stress` start), which the generators
+/// would offer among the others.
+fn offered() -> clap::Command {
+    let full = Cli::command();
+    let visible = full
+        .get_subcommands()
+        .filter(|subcommand| !subcommand.is_hide_set())
+        .cloned()
+        .collect::<Vec<_>>();
+    let mut command = clap::Command::new("tictactoe")
+        .version(env!("CARGO_PKG_VERSION"))
+        .args(full.get_arguments().cloned())
+        .subcommands(visible);
+    if let Some(about) = full.get_about() {
+        command = command.about(about.clone());
+    }
+    command
 }
 
 impl CompletionsArgs {
