@@ -50,3 +50,33 @@ fn the_manual_page_is_roff_naming_every_command() {
         "the internal command is listed"
     );
 }
+
+#[test]
+fn every_page_the_manual_names_can_be_printed_and_no_other() {
+    let output = tictactoe().arg("man").output().expect("man runs");
+    let page = String::from_utf8_lossy(&output.stdout);
+    let named: Vec<&str> = page
+        .lines()
+        .filter_map(|line| line.strip_prefix("tictactoe\\-")?.strip_suffix("(1)"))
+        .collect();
+    assert!(
+        named.contains(&"solve") && named.contains(&"package"),
+        "{named:?}"
+    );
+    for command in named {
+        let own = tictactoe()
+            .args(["man", command])
+            .output()
+            .expect("man runs");
+        assert!(own.status.success(), "{command}");
+        let own = String::from_utf8_lossy(&own.stdout);
+        assert!(own.contains(&format!(".TH tictactoe-{command} 1")), "{own}");
+    }
+    for unknown in ["supervise", "bogus"] {
+        tictactoe()
+            .args(["man", unknown])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("the pages are for solve"));
+    }
+}

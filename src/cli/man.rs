@@ -6,19 +6,48 @@ use clap::{Args, CommandFactory};
 use std::io::Write;
 
 pub(super) const MAN_HELP: &str = "\
-The page is roff, for man(1):
+The page is roff, for man(1). The main page names each command's own page,
+tictactoe-solve(1) and so on: `tictactoe man solve` prints that one.
 
 Examples:
   tictactoe man | man -l -
-  tictactoe man > ~/.local/share/man/man1/tictactoe.1";
+  tictactoe man > ~/.local/share/man/man1/tictactoe.1
+  tictactoe man solve > ~/.local/share/man/man1/tictactoe-solve.1";
 
 #[derive(Debug, Args)]
-pub(super) struct ManArgs {}
+pub(super) struct ManArgs {
+    /// The command whose own page to print, tictactoe-COMMAND(1) [default: the main page]
+    command: Option<String>,
+}
 
-/// Writes the manual page.
-pub fn run(mut output: impl Write) -> Result<(), Error> {
+impl ManArgs {
+    pub(super) fn into_command(self) -> Option<String> {
+        self.command
+    }
+}
+
+/// Writes the manual page: the main one, or `command`'s own.
+pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
+    let mut main = Cli::command();
+    main.build();
+    let shown = match command {
+        None => main,
+        // Named as the main page's list names it; only the commands `--help` lists.
+        Some(name) => match main.find_subcommand(name).filter(|found| !found.is_hide_set()) {
+            Some(subcommand) => subcommand.clone().name(format!("tictactoe-{name}")),
+            None => {
+                let names = main
+                    .get_subcommands()
+                    .filter(|command| !command.is_hide_set())
+                    .map(|command| command.get_name())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(Error::Usage(format!("no command {name}: the pages are for {names}")));
+            }
+        },
+    };
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(shown)
         .render(&mut page)
         .map_err(Error::Write)?;
     output

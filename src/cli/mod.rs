@@ -145,8 +145,8 @@ pub enum Config {
     Supervise(SuperviseConfig),
     /// Write a problem package.
     Package(PackageConfig),
-    /// Print the manual page.
-    Man,
+    /// Print the manual page: the main one, or a command's own.
+    Man(Option<String>),
 }
 
 impl Cli {
@@ -165,7 +165,7 @@ impl Cli {
             Some(Command::Stress(args)) => Config::Stress(args.into_config()),
             Some(Command::Supervise(args)) => Config::Supervise(args.into_config()?),
             Some(Command::Package(args)) => Config::Package(args.into_config()?),
-            Some(Command::Man(ManArgs {})) => Config::Man,
+            Some(Command::Man(args)) => Config::Man(args.into_command()),
         })
     }
 }
@@ -333,7 +333,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
         Config::Supervise(config) => supervise::run(&config),
         Config::Package(config) => package::run(&config, stdout()?),
-        Config::Man => man::run(stdout()?).map(|()| 0),
+        Config::Man(command) => man::run(command.as_deref(), stdout()?).map(|()| 0),
     }
 }
 
