@@ -190,6 +190,32 @@ fn help_explains_the_format_the_exit_statuses_and_shows_an_example() {
         .stdout(predicate::str::contains("65 data error"));
 }
 
+#[test]
+fn every_commands_help_lists_its_exit_statuses() {
+    for command in [
+        "solve",
+        "validate",
+        "check",
+        "gen",
+        "test",
+        "stress",
+        "convert",
+        "trace",
+        "package",
+        "completions",
+        "man",
+    ] {
+        tictactoe()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("Exit status")
+                    .and(predicate::str::contains("2 usage error")),
+            );
+    }
+}
+
 /// A file of `cases` copies of the LeetCode example (about 50 bytes each),
 /// with a taken cell in case `bad` if given: long enough to be split.
 fn long_file(cases: usize, bad: Option<usize>) -> Vec<u8> {

@@ -45,7 +45,9 @@ Exit status:
   testlib  0 ok, 1 wrong answer, 2 wrong output format, 3 judge failure (FAIL)
   kattis   42 accepted, 43 wrong answer, 3 judge failure (to Kattis, any status
            but 42 and 43 is a judge error)
-  oj       0 accepted, 1 not, 3 judge failure";
+  oj       0 accepted, 1 not, 3 judge failure
+  2 usage error, but for testlib, whose checkers fail (3) on a command line
+  they refuse";
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {

@@ -12,7 +12,9 @@ Examples (the folders must exist):
   tictactoe completions fish > ~/.config/fish/completions/tictactoe.fish
   tictactoe completions elvish > ~/.config/elvish/lib/tictactoe.elv
 and in PowerShell:
-  tictactoe completions powershell >> $PROFILE";
+  tictactoe completions powershell >> $PROFILE
+
+Exit status: 0 success, 2 usage error, 74 an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct CompletionsArgs {

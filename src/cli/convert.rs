@@ -34,7 +34,10 @@ are kept as they are.
 Examples (they work in any folder):
   tictactoe gen --seed 1 --cases 2 > in.txt
   tictactoe convert --to leetcode in.txt -o in.json    # [\"TicTacToe\",...] lines
-  tictactoe convert --to coding-ninjas in.json | cmp - in.txt    # and back";
+  tictactoe convert --to coding-ninjas in.json | cmp - in.txt    # and back
+
+Exit status: 0 success, 2 usage error, 65 data error (with line and column),
+66 the input cannot be opened, 74 an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {

@@ -12,7 +12,9 @@ tictactoe-solve(1) and so on: `tictactoe man solve` prints that one.
 Examples:
   tictactoe man | man -l -
   tictactoe man > ~/.local/share/man/man1/tictactoe.1
-  tictactoe man solve > ~/.local/share/man/man1/tictactoe-solve.1";
+  tictactoe man solve > ~/.local/share/man/man1/tictactoe-solve.1
+
+Exit status: 0 success, 2 usage error (an unknown command), 74 an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct ManArgs {

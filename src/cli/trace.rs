@@ -27,7 +27,11 @@ show a window around the move and say which rows and columns it holds.
 
 Examples (they work in any folder):
   printf '1 3 7  0 0 1  0 2 2  2 2 1  1 1 2  2 0 1  1 0 2  2 1 1' | tictactoe trace
-  tictactoe gen --seed 1 | tictactoe trace --case 2 --counters";
+  tictactoe gen --seed 1 | tictactoe trace --case 2 --counters
+
+Exit status: 0 success, 2 usage error, 65 data error (with line and column;
+also a --case the input does not have), 66 the input cannot be opened, 71 out
+of memory for the board, 74 an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct TraceArgs {
