@@ -510,6 +510,17 @@ pub enum OutputTarget {
     Path(PathBuf),
 }
 
+impl OutputTarget {
+    /// `-o FILE`: `-` means standard output, as `-` for an input means
+    /// standard input.
+    pub fn from_arg(path: Option<PathBuf>) -> OutputTarget {
+        match path {
+            Some(path) if path.as_os_str() != "-" => OutputTarget::Path(path),
+            _ => OutputTarget::Stdout,
+        }
+    }
+}
+
 /// Output held back until the command knows it may go: in memory up to
 /// [`Held::IN_MEMORY`] bytes, past that in an anonymous temporary file, so
 /// that holding back a case of ten million moves (or a whole file, whose

@@ -68,6 +68,18 @@ fn output_goes_to_the_file_given_with_dash_o() {
         std::fs::read_to_string(out).expect("output written"),
         EXAMPLE_OUT
     );
+    // `-o -` is standard output, not a file named `-`.
+    for command in [&[][..], &["convert", "--to", "coding-ninjas"]] {
+        tictactoe()
+            .current_dir(dir.path())
+            .args(command)
+            .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE))
+            .args(["-o", "-"])
+            .assert()
+            .success()
+            .stdout(predicate::str::is_empty().not());
+        assert!(!dir.path().join("-").exists());
+    }
 }
 
 #[test]

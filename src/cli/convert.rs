@@ -51,7 +51,7 @@ pub(super) struct ConvertArgs {
     /// The input; none or `-` reads standard input.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
-    /// Write the converted input to FILE instead of standard output.
+    /// Write the converted input to FILE instead of standard output (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -130,7 +130,7 @@ impl ConvertArgs {
     pub(super) fn into_config(self) -> ConvertConfig {
         ConvertConfig {
             input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
-            output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
+            output: OutputTarget::from_arg(self.output),
             from: self.from.and_then(FormatArg::into_format),
             to: self.to.into(),
         }

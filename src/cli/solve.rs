@@ -42,7 +42,7 @@ pub(super) struct SolveArgs {
     /// Input files, each a complete input with its own T; none or `-` reads standard input.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Write the results to FILE instead of standard output.
+    /// Write the results to FILE instead of standard output (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// The input format; `auto` picks LeetCode when the first non-whitespace byte is `[`.
@@ -63,7 +63,7 @@ impl SolveArgs {
         };
         SolveConfig {
             inputs,
-            output: self.output.map_or(OutputTarget::Stdout, OutputTarget::Path),
+            output: OutputTarget::from_arg(self.output),
             rules: self.rules.into_rules(),
             format: self.format.into_format(),
             threads: self.threads.count(),
