@@ -190,17 +190,24 @@ impl Output {
     /// same file, however named).
     pub fn create(target: &OutputTarget, inputs: &[InputSource]) -> Result<Output, Error> {
         let path = match target {
-            OutputTarget::Stdout => return Output::stdout(),
+            OutputTarget::Stdout => {
+                // `tictactoe in.txt >> in.txt`: appending to a file while
+                // reading it would destroy it, or never end.
+                if let Some(input) = inputs.iter().find(|input| stdout_is(input)) {
+                    return Err(Error::Usage(format!(
+                        "standard output is the input {}: writing it would destroy the input",
+                        input_name(input)
+                    )));
+                }
+                return Output::stdout();
+            }
             OutputTarget::Path(path) => path,
         };
         if let Some(input) = inputs.iter().find(|input| same_file(input, path)) {
-            let input = match input {
-                InputSource::Stdin => "standard input".to_owned(),
-                InputSource::Path(input) => input.display().to_string(),
-            };
             return Err(Error::Usage(format!(
-                "the output {} is the input {input}: writing it would destroy the input",
-                path.display()
+                "the output {} is the input {}: writing it would destroy the input",
+                path.display(),
+                input_name(input)
             )));
         }
         let cannot_create = |source| Error::CreateOutput {
@@ -451,6 +458,39 @@ fn is_stdout(path: &Path) -> bool {
     #[cfg(not(unix))]
     {
         let _ = path;
+        false
+    }
+}
+
+/// An input as messages name it.
+fn input_name(input: &InputSource) -> String {
+    match input {
+        InputSource::Stdin => "standard input".to_owned(),
+        InputSource::Path(input) => input.display().to_string(),
+    }
+}
+
+/// Whether standard output is open on `input`, a regular file (a terminal
+/// or `/dev/null` may well be both).
+fn stdout_is(input: &InputSource) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let stdout = duplicate(&io::stdout()).and_then(|file| file.metadata());
+        let input = match input {
+            InputSource::Path(input) => std::fs::metadata(input),
+            InputSource::Stdin => duplicate(&io::stdin()).and_then(|file| file.metadata()),
+        };
+        match (stdout, input) {
+            (Ok(stdout), Ok(input)) => {
+                stdout.is_file() && stdout.dev() == input.dev() && stdout.ino() == input.ino()
+            }
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = input;
         false
     }
 }

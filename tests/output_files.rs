@@ -298,3 +298,36 @@ fn a_run_stopped_by_a_signal_or_a_file_size_limit_leaves_nothing_beside_the_outp
         "the previous results\n"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn standard_output_appended_to_the_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    for command in [&[][..], &["convert", "--to", "leetcode"]] {
+        // `tictactoe in.txt >> in.txt`, and the same through standard input.
+        for through_stdin in [false, true] {
+            let appending = || {
+                fs::OpenOptions::new()
+                    .append(true)
+                    .open(&input)
+                    .expect("input")
+            };
+            let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"));
+            run.args(command).stdout(appending());
+            if through_stdin {
+                run.stdin(fs::File::open(&input).expect("input"));
+            } else {
+                run.arg(&input);
+            }
+            let output = run.output().expect("binary runs");
+            assert_eq!(output.status.code(), Some(2), "{command:?} {through_stdin}");
+            assert!(
+                String::from_utf8_lossy(&output.stderr).contains("would destroy the input"),
+                "{output:?}"
+            );
+            assert_eq!(fs::read_to_string(&input).expect("input"), EXAMPLE);
+        }
+    }
+}
