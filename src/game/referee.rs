@@ -77,13 +77,27 @@ impl Referee {
         if let Err(why) = game.play(row, col, player) {
             report(why.field(), Breach::Move(why))?;
         }
-        if let Some(mover) = Player::from_number(player) {
-            if self.previous_player == Some(mover) {
-                report(MoveField::Player, Breach::NotAlternating { player: mover })?;
+        match Player::from_number(player) {
+            Some(mover) => {
+                if self.previous_player == Some(mover) {
+                    report(MoveField::Player, Breach::NotAlternating { player: mover })?;
+                }
+                self.previous_player = Some(mover);
             }
-            self.previous_player = Some(mover);
+            None => self.skipped(None),
         }
         Ok(())
+    }
+
+    /// Takes note of a move that could not be judged (a field unreadable,
+    /// or no player 1 or 2): its player, if that much is known, else the
+    /// one whose turn it was, so that the next move is not blamed for
+    /// following a move that was not there.
+    pub fn skipped(&mut self, player: Option<i64>) {
+        self.previous_player = match player.and_then(Player::from_number) {
+            Some(mover) => Some(mover),
+            None => self.previous_player.map(Player::opponent),
+        };
     }
 
     /// Plays `moves` on `game` as a batch while they break nothing, as

@@ -900,6 +900,7 @@ impl<R: Read> Validator<R> {
             let col = self.field("the column of a move", Separator::Space)?;
             let player = self.field("the player of a move", Separator::LineEnd)?;
             let (Some(r), Some(c), Some(p)) = (row.value, col.value, player.value) else {
+                referee.skipped(player.value);
                 continue;
             };
             if board.is_none() {
