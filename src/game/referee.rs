@@ -90,14 +90,11 @@ impl Referee {
     }
 
     /// Takes note of a move that could not be judged (a field unreadable,
-    /// or no player 1 or 2): its player, if that much is known, else the
-    /// one whose turn it was, so that the next move is not blamed for
-    /// following a move that was not there.
+    /// or no player 1 or 2): its player, if that much is known. If not, the
+    /// next move is not held to alternate with either move before it: it
+    /// may follow the move that is not there, or stand in for it.
     pub fn skipped(&mut self, player: Option<i64>) {
-        self.previous_player = match player.and_then(Player::from_number) {
-            Some(mover) => Some(mover),
-            None => self.previous_player.map(Player::opponent),
-        };
+        self.previous_player = player.and_then(Player::from_number);
     }
 
     /// Plays `moves` on `game` as a batch while they break nothing, as
