@@ -183,10 +183,20 @@ impl fmt::Display for Difference {
                 plural(*expected, "result", "results"),
                 plural(*found, "token", "tokens")
             ),
+            Difference::FewerLines { missing, cases: 0 } => write!(
+                f,
+                "output has {} fewer than expected: it is empty",
+                plural(*missing, "line", "lines")
+            ),
             Difference::FewerLines { missing, cases } => write!(
                 f,
                 "output has {} fewer than expected: it ends after case {cases}",
                 plural(*missing, "line", "lines")
+            ),
+            Difference::MoreLines { extra, cases: 0 } => write!(
+                f,
+                "output has {} more than expected: the answer is empty",
+                plural(*extra, "line", "lines")
             ),
             Difference::MoreLines { extra, cases } => write!(
                 f,
@@ -733,6 +743,15 @@ mod tests {
         assert_eq!(
             differs("1\n", "1\n2\n"),
             "output has 1 line more than expected: the answer ends after case 1"
+        );
+        // No case 0 to end after.
+        assert_eq!(
+            differs("[null]\n", ""),
+            "output has 1 line fewer than expected: it is empty"
+        );
+        assert_eq!(
+            differs("", "1\n"),
+            "output has 1 line more than expected: the answer is empty"
         );
     }
 
