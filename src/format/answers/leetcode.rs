@@ -112,6 +112,11 @@ impl<R: Read> Lines<R> {
         if is_blank(byte) {
             return;
         }
+        // A quote ends with its array: what follows is another test case's.
+        if (self.broken.len() > 1 && self.broken.last() == Some(&b']')) || self.broken_more {
+            self.broken_more = true;
+            return;
+        }
         if self.broken.len() < QUOTED {
             self.broken.push(byte);
         } else {
@@ -375,6 +380,8 @@ mod tests {
         assert_eq!(by_arrays("[null,0,0,1] [null]\n"), "0 0 1 \n\n");
         assert_eq!(by_arrays("[null,\n0,\n\n1]\n\n[null\n]"), "0 1 \n\n");
         assert_eq!(by_arrays("[null,1][null,2]"), "1 \n2 \n");
+        // A broken array's quote stops at its `]`: the rest is another's.
+        assert_eq!(by_arrays("[NULL,1]\n[null,2]\n"), "NULL,1]...\n");
         // An array left open ends with the input, marked as a line is.
         assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
         // Cut off inside `null`: never an empty test case.
