@@ -191,25 +191,12 @@ impl Output {
     pub fn create(target: &OutputTarget, inputs: &[InputSource]) -> Result<Output, Error> {
         let path = match target {
             OutputTarget::Stdout => {
-                // `tictactoe in.txt >> in.txt`: appending to a file while
-                // reading it would destroy it, or never end.
-                if let Some(input) = inputs.iter().find(|input| stdout_is(input)) {
-                    return Err(Error::Usage(format!(
-                        "standard output is the input {}: writing it would destroy the input",
-                        input_name(input)
-                    )));
-                }
+                refuse_stdout_on(inputs)?;
                 return Output::stdout();
             }
             OutputTarget::Path(path) => path,
         };
-        if let Some(input) = inputs.iter().find(|input| same_file(input, path)) {
-            return Err(Error::Usage(format!(
-                "the output {} is the input {}: writing it would destroy the input",
-                path.display(),
-                input_name(input)
-            )));
-        }
+        refuse_an_input(path, inputs)?;
         let cannot_create = |source| Error::CreateOutput {
             path: path.clone(),
             source,
@@ -220,26 +207,33 @@ impl Output {
             return Output::stdout();
         }
         // Only a plain regular file, or a new one, is replaced whole, and it
-        // keeps its mode and owner. A regular file reached through a link,
-        // or with other names (hard links), keeps its identity: the results
-        // are held back and written into it at the end. Anything else is
-        // written where it is, as a plain create would: a device
-        // (`/dev/null`), a pipe, a socket. A file that may not be written is
-        // refused, as a plain create would refuse it.
-        let existing = std::fs::symlink_metadata(path).ok();
+        // keeps its mode and owner; a link to such a file has the file it
+        // names replaced, and stays a link. A regular file with other names
+        // (hard links), or one whose folder takes no new file, keeps its
+        // identity: the results are held back and written into it at the
+        // end. Anything else is written where it is, as a plain create
+        // would: a device (`/dev/null`), a pipe, a socket. A file that may
+        // not be written is refused, as a plain create would refuse it.
+        let linked = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink());
+        let target = match std::fs::canonicalize(path) {
+            Ok(target) if linked && std::fs::metadata(&target).is_ok_and(|meta| replaced_whole(&meta)) => target,
+            _ => path.clone(),
+        };
+        let existing = std::fs::symlink_metadata(&target).ok();
+        let written_into = |file| Output {
+            to: Destination::Into {
+                held: Held::default(),
+                file,
+                path: path.clone(),
+            },
+        };
         match &existing {
             Some(meta) if !replaced_whole(meta) && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) => {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
                     .map_err(cannot_create)?;
-                return Ok(Output {
-                    to: Destination::Into {
-                        held: Held::default(),
-                        file,
-                        path: path.clone(),
-                    },
-                });
+                return Ok(written_into(file));
             }
             Some(meta) if !replaced_whole(meta) => {
                 let file = std::fs::OpenOptions::new()
@@ -259,11 +253,22 @@ impl Output {
             ),
             None => {}
         }
-        let folder = match path.parent() {
+        let folder = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
-        let temporary = Partial::new(folder).map_err(cannot_create)?;
+        let temporary = match (Partial::new(folder), &existing) {
+            (Ok(temporary), _) => temporary,
+            // A file that may be written in a folder that takes no new one.
+            (Err(_), Some(_)) => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(cannot_create)?;
+                return Ok(written_into(file));
+            }
+            (Err(error), None) => return Err(cannot_create(error)),
+        };
         if let Some(meta) = &existing {
             // The replacement keeps what the old file had; an owner that
             // cannot be given (not root) stays the writer's.
@@ -281,7 +286,7 @@ impl Output {
         Ok(Output {
             to: Destination::File {
                 temporary,
-                path: path.clone(),
+                path: target,
             },
         })
     }
@@ -304,6 +309,10 @@ impl Output {
                     path: path.clone(),
                     source,
                 };
+                // What could stop the write halfway is ruled out before the
+                // old bytes go: the file size limit, and a full disk.
+                let len = held.len().map_err(cannot_write)?;
+                room_for(&file, len).map_err(cannot_write)?;
                 file.set_len(0).map_err(cannot_write)?;
                 held.release(&mut file).map_err(cannot_write)?;
                 file.flush().map_err(cannot_write)
@@ -338,6 +347,37 @@ impl Write for Output {
     }
 }
 
+/// Fails unless `len` bytes can be written into `file` from its start:
+/// over the file size limit, or (on Linux) where the disk cannot reserve
+/// them. A file system that cannot reserve space is not refused.
+fn room_for(file: &File, len: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use nix::sys::resource::{Resource, getrlimit};
+        if let Ok((limit, _)) = getrlimit(Resource::RLIMIT_FSIZE)
+            && len > limit
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!("{len} bytes are over the file size limit of {limit}"),
+            ));
+        }
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use nix::fcntl::{FallocateFlags, fallocate};
+        let reserved = i64::try_from(len).map_err(io::Error::other).and_then(|len| {
+            fallocate(file, FallocateFlags::FALLOC_FL_KEEP_SIZE, 0, len).map_err(io::Error::from)
+        });
+        match reserved {
+            Err(error) if error.kind() == io::ErrorKind::StorageFull => return Err(error),
+            _ => {}
+        }
+    }
+    let _ = (file, len);
+    Ok(())
+}
+
 /// The file a replacement is written to, in its destination's folder. On
 /// Linux it has no name until it is complete (`O_TMPFILE`), so that a run
 /// stopped by a signal (Ctrl-C, a judge's kill, a file size limit) leaves
@@ -368,7 +408,7 @@ impl Partial {
                 });
             }
         }
-        partial_names().tempfile_in(folder).map(Partial::Named)
+        partial_names().tempfile_in(folder).map(Partial::Named).map_err(without_temporary_name)
     }
 
     fn file(&self) -> &File {
@@ -410,8 +450,12 @@ impl Partial {
                     // No `/proc` (some sandboxes): the bytes are copied to
                     // a named file instead.
                     Err(_) => {
+                        use std::os::unix::fs::MetadataExt;
                         let mut named = partial_names().tempfile_in(&folder)?;
-                        named.as_file().set_permissions(file.metadata()?.permissions())?;
+                        let meta = file.metadata()?;
+                        named.as_file().set_permissions(meta.permissions())?;
+                        // An owner that cannot be given (not root) stays the writer's.
+                        let _ = std::os::unix::fs::fchown(named.as_file(), Some(meta.uid()), Some(meta.gid()));
                         io::Seek::rewind(&mut file)?;
                         io::copy(&mut file, named.as_file_mut())?;
                         named
@@ -420,6 +464,18 @@ impl Partial {
             }
         };
         named.persist(path).map(drop).map_err(|error| error.error)
+    }
+}
+
+/// The system's error without the temporary file's name, which the user
+/// never gave and never sees: the message names the output instead.
+fn without_temporary_name(error: io::Error) -> io::Error {
+    // `tempfile` adds the name to the system's message as ` at path "..."`,
+    // and keeps the system's error out of reach.
+    let message = error.to_string();
+    match message.rsplit_once(" at path \"") {
+        Some((system, _)) => io::Error::new(error.kind(), system.to_owned()),
+        None => error,
     }
 }
 
@@ -459,6 +515,32 @@ fn is_stdout(path: &Path) -> bool {
     {
         let _ = path;
         false
+    }
+}
+
+/// Refuses `path` as an output when it is one of `inputs`, by any name: a
+/// usage error, before anything is written.
+pub fn refuse_an_input(path: &Path, inputs: &[InputSource]) -> Result<(), Error> {
+    match inputs.iter().find(|input| same_file(input, path)) {
+        Some(input) => Err(Error::Usage(format!(
+            "the output {} is the input {}: writing it would destroy the input",
+            path.display(),
+            input_name(input)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a standard output open on one of `inputs` (`tictactoe in.txt >>
+/// in.txt`): appending to a file while reading it would destroy it, or
+/// never end.
+pub fn refuse_stdout_on(inputs: &[InputSource]) -> Result<(), Error> {
+    match inputs.iter().find(|input| stdout_is(input)) {
+        Some(input) => Err(Error::Usage(format!(
+            "standard output is the input {}: writing it would destroy the input",
+            input_name(input)
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -585,6 +667,15 @@ impl Held {
             }
             None => Ok(Box::new(io::Cursor::new(self.memory))),
         }
+    }
+
+    /// How many bytes are held.
+    pub fn len(&mut self) -> io::Result<u64> {
+        let spilled = match &mut self.file {
+            Some(file) => file.stream_position()?,
+            None => 0,
+        };
+        Ok(spilled + self.memory.len() as u64)
     }
 
     /// Forgets what is held.

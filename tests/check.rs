@@ -291,6 +291,30 @@ fn testlib_takes_empty_values_where_testlib_does_and_fails_where_it_fails() {
 }
 
 #[test]
+fn an_empty_file_name_is_a_usage_error_but_for_testlib_and_kattis_flags() {
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    let feedback = feedback.path().to_str().expect("UTF-8 path");
+    for args in [
+        &["check", "", ANSWER][..],
+        &["check", "--protocol", "oj", INPUT, "", ANSWER],
+        &["check", "--protocol", "kattis", INPUT, ANSWER, ""],
+    ] {
+        tictactoe()
+            .args(args)
+            .write_stdin(RIGHT)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("a file name is empty"));
+    }
+    // An empty judge flag after the feedback folder is a flag like another.
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, ANSWER, feedback, ""])
+        .write_stdin(RIGHT)
+        .assert()
+        .code(42);
+}
+
+#[test]
 fn testlib_calls_an_output_it_cannot_read_the_solutions_wrong_format_not_a_failure() {
     // A solution writing to a file may leave a folder, or a file nobody can
     // read, in its place: testlib's reads of it end at once (PE).

@@ -227,6 +227,22 @@ fn a_run_that_fails_leaves_a_file_reached_by_a_link_or_another_name_untouched() 
             }
         }
     }
+    // Results that cannot all be written in (a file size limit) leave the
+    // old bytes too: refused before they are touched.
+    let status = std::process::Command::new("prlimit")
+        .arg("--fsize=5")
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg(&good)
+        .arg("-o")
+        .arg(&other_name)
+        .output()
+        .expect("prlimit runs");
+    assert_eq!(status.status.code(), Some(74), "{status:?}");
+    assert!(String::from_utf8_lossy(&status.stderr).contains("file size limit"));
+    assert_eq!(
+        fs::read_to_string(&target).expect("output"),
+        "the previous results\n"
+    );
 }
 
 // Linux only: elsewhere a replacement has a hidden name while it is written.
@@ -236,9 +252,21 @@ fn a_run_stopped_by_a_signal_or_a_file_size_limit_leaves_nothing_beside_the_outp
     use std::io::Write;
     use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().expect("temp dir");
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let unnamed = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir.path());
+        if let Err(error) = unnamed {
+            // Overlayfs before Linux 6.6, NFS, FUSE: a named file it is.
+            eprintln!("skipped: no unnamed temporary files here ({error})");
+            return;
+        }
+    }
     let output = dir.path().join("out.txt");
     fs::write(&output, "the previous results\n").expect("old output");
-    // Stopped while it waits for more input, with results already written.
+    // Stopped while it waits for more input, its replacement begun.
     let mut run = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args(["--threads", "1", "-o"])
         .arg(&output)
@@ -261,7 +289,9 @@ fn a_run_stopped_by_a_signal_or_a_file_size_limit_leaves_nothing_beside_the_outp
                     .is_ok_and(|target| target.starts_with(dir.path()) && target != output)
             })
     };
+    let began = std::time::Instant::now();
     while !writing() {
+        assert!(began.elapsed().as_secs() < 60, "no replacement begun");
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let killed = Command::new("kill")
@@ -305,7 +335,12 @@ fn standard_output_appended_to_the_input_is_refused_and_the_input_kept() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = dir.path().join("in.txt");
     fs::write(&input, EXAMPLE).expect("input");
-    for command in [&[][..], &["convert", "--to", "leetcode"]] {
+    for command in [
+        &[][..],
+        &["convert", "--to", "leetcode"],
+        &["trace"],
+        &["validate"],
+    ] {
         // `tictactoe in.txt >> in.txt`, and the same through standard input.
         for through_stdin in [false, true] {
             let appending = || {

@@ -474,3 +474,23 @@ fn a_test_file_that_is_a_broken_link_fails_that_test_instead_of_vanishing() {
             .expect("regex"),
         );
 }
+
+#[test]
+fn a_solutions_peak_memory_holds_little_of_the_harness() {
+    // The kernel keeps a process's peak across its exec: a solution started
+    // from within the harness's memory (a vfork) used to report the
+    // harness's 4.3 MiB besides its own. `cat` needs about 1.5 MiB.
+    let dir = folder_of_tests();
+    let answer = dir.path().join("01.ans");
+    fs::remove_file(dir.path().join("04.in")).expect("remove 04.in");
+    let command = format!("cat {}", answer.display());
+    let output = test_folder(dir.path())
+        .args(["-c", &command, "--json"])
+        .output()
+        .expect("test runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let peak = report["tests"][0]["usage"]["peak_memory_kib"]
+        .as_u64()
+        .expect("a peak");
+    assert!((1..4 * 1024).contains(&peak), "{peak} KiB for cat");
+}

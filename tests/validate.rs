@@ -376,6 +376,42 @@ fn an_overview_log_that_names_the_input_is_refused_and_the_input_kept() {
 }
 
 #[test]
+fn an_overview_log_that_cannot_be_made_matters_only_for_a_valid_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("no/such/folder/log");
+    // Invalid: no log is made, so none is missed.
+    tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--testOverviewLogFileName",
+        ])
+        .arg(&log)
+        .write_stdin("x")
+        .assert()
+        .code(3);
+    // Valid: the log cannot be made, and the message names it, not a
+    // temporary file.
+    tictactoe()
+        .args([
+            "validate",
+            "--protocol",
+            "testlib",
+            "--testOverviewLogFileName",
+        ])
+        .arg(&log)
+        .pipe_stdin("fixtures/validate/draw-hits-bounds.in")
+        .expect("fixture exists")
+        .assert()
+        .code(74)
+        .stderr(
+            predicate::str::contains("cannot create")
+                .and(predicate::str::contains("partial").not()),
+        );
+}
+
+#[test]
 fn an_overview_log_on_standard_output_is_all_that_is_there_as_with_testlib() {
     let output = tictactoe()
         .args([

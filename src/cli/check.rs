@@ -153,6 +153,16 @@ impl CheckArgs {
             }
             return Err(usage_error(&message));
         }
+        // Only testlib gives empty names a meaning (no result file); to the
+        // others an empty name is a mistake, not the current folder.
+        let named = match self.protocol {
+            ProtocolArg::Testlib => 0,
+            ProtocolArg::Kattis => 3,
+            ProtocolArg::Plain | ProtocolArg::Oj => self.files.len(),
+        };
+        if self.files.iter().take(named).any(|file| file.as_os_str().is_empty()) {
+            return Err(usage_error("a file name is empty"));
+        }
         let count = self.files.len();
         let (low, high, order) = match self.protocol {
             ProtocolArg::Plain => (1, 2, "EXPECTED [OUTPUT]"),

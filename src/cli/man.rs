@@ -36,7 +36,13 @@ pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
         None => main,
         // Named as the main page's list names it; only the commands `--help` lists.
         Some(name) => match main.find_subcommand(name).filter(|found| !found.is_hide_set()) {
-            Some(subcommand) => subcommand.clone().name(format!("tictactoe-{name}")),
+            Some(subcommand) => {
+                let page = subcommand.clone().name(format!("tictactoe-{name}"));
+                match main.get_version() {
+                    Some(version) => page.version(version.to_owned()),
+                    None => page,
+                }
+            }
             None => {
                 let names = main
                     .get_subcommands()

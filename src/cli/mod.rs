@@ -176,6 +176,13 @@ impl Cli {
 /// `Ok` carries the status of a command that ran: 0 for `solve`, and a
 /// verdict for judge tools, whose protocols give statuses meanings.
 pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
+    #[cfg(unix)]
+    if let Some(config) = supervise::exec_line(&args) {
+        // Straight to the solution: every page this process touches before
+        // its exec counts in the solution's peak memory (the kernel keeps
+        // the larger of the two), and the argument parser touches many.
+        return supervise::run(&config).map_err(Failure::Run);
+    }
     if let Some(message) = mistyped_command(&args) {
         return Err(Failure::Run(Error::Usage(message)));
     }

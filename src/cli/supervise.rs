@@ -74,6 +74,32 @@ pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
     }
 }
 
+/// The line `test` and `stress`'s supervisor starts a solution with,
+/// `supervise --exec [--memory-limit BYTES] -- COMMAND...`, read without the
+/// argument parser; `None` for any other line.
+#[cfg(unix)]
+pub(super) fn exec_line(args: &[std::ffi::OsString]) -> Option<SuperviseConfig> {
+    let mut words = args.iter().map(|word| word.to_str());
+    if words.next()? != Some("supervise") || words.next()? != Some("--exec") {
+        return None;
+    }
+    let memory_limit = match words.next()? {
+        Some("--") => None,
+        Some("--memory-limit") => {
+            let bytes = words.next()??.parse().ok()?;
+            (words.next()? == Some("--")).then_some(())?;
+            Some(bytes)
+        }
+        _ => return None,
+    };
+    let command = words.map(|word| word.map(str::to_owned)).collect::<Option<Vec<_>>>()?;
+    (!command.is_empty()).then_some(SuperviseConfig {
+        supervise: None,
+        memory_limit,
+        command,
+    })
+}
+
 impl SuperviseArgs {
     pub(super) fn into_config(self) -> Result<SuperviseConfig, Error> {
         let supervise = match (self.exec, self.time_limit, self.report) {

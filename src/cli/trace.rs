@@ -102,6 +102,7 @@ pub fn stdout_wants_colour(config: &TraceConfig) -> bool {
 
 /// Traces the chosen case onto `output`, in colour if `colour`.
 pub fn run(config: &TraceConfig, output: impl Write, colour: bool) -> Result<(), Error> {
+    crate::files::refuse_stdout_on(std::slice::from_ref(&config.input))?;
     let (_, mut cases) = cases::open(&config.input, config.format)?;
     let mut out = BufWriter::new(output);
     let mut game = TicTacToe::with_rules(BoardSize::MIN, config.rules);

@@ -155,15 +155,16 @@ pub struct ValidateConfig {
 /// Validates the input and writes the report: each violation on its own
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
-    // A log file is made ready first: one that names the input is refused
-    // before anything is read, as `-o` is.
+    // A log file that names the input is refused before anything is read,
+    // as `-o` is; it is made only for a valid file, as testlib makes it.
     let log_file = match config.overview_log.as_deref() {
-        Some(log) if !matches!(log.to_str(), Some("stdout" | "stderr")) => Some(files::Output::create(
-            &OutputTarget::Path(log.to_path_buf()),
-            std::slice::from_ref(&config.input),
-        )?),
+        Some(log) if !matches!(log.to_str(), Some("stdout" | "stderr")) => {
+            files::refuse_an_input(log, std::slice::from_ref(&config.input))?;
+            Some(log)
+        }
         _ => None,
     };
+    files::refuse_stdout_on(std::slice::from_ref(&config.input))?;
     let (reader, name) = files::open(&config.input)?;
     let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
     let split = Split {
@@ -223,11 +224,10 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
 
 /// Writes testlib's overview log where it was asked for: a file, or
 /// standard output or error by testlib's special names.
-fn write_overview(log: &Path, file: Option<files::Output>, overview: &str) -> Result<(), Error> {
-    match (log.to_str(), file) {
-        (Some("stdout"), _) => std::io::stdout().write_all(overview.as_bytes()),
-        (Some("stderr"), _) => std::io::stderr().write_all(overview.as_bytes()),
-        (_, Some(mut file)) => {
+fn write_overview(log: &Path, file: Option<&Path>, overview: &str) -> Result<(), Error> {
+    match file {
+        Some(path) => {
+            let mut file = files::Output::create(&OutputTarget::Path(path.to_path_buf()), &[])?;
             file.write_all(overview.as_bytes())
                 .map_err(|source| Error::CreateOutput {
                     path: log.to_path_buf(),
@@ -235,7 +235,8 @@ fn write_overview(log: &Path, file: Option<files::Output>, overview: &str) -> Re
                 })?;
             return file.finish();
         }
-        (_, None) => Ok(()),
+        None if log.to_str() == Some("stdout") => std::io::stdout().write_all(overview.as_bytes()),
+        None => std::io::stderr().write_all(overview.as_bytes()),
     }
     .map_err(Error::Write)
 }

@@ -185,7 +185,7 @@ impl fmt::Display for Difference {
             ),
             Difference::FewerLines { missing, cases: 0 } => write!(
                 f,
-                "output has {} fewer than expected: it is empty",
+                "output has {} fewer than expected: it holds no case",
                 plural(*missing, "line", "lines")
             ),
             Difference::FewerLines { missing, cases } => write!(
@@ -195,7 +195,7 @@ impl fmt::Display for Difference {
             ),
             Difference::MoreLines { extra, cases: 0 } => write!(
                 f,
-                "output has {} more than expected: the answer is empty",
+                "output has {} more than expected: the answer holds no case",
                 plural(*extra, "line", "lines")
             ),
             Difference::MoreLines { extra, cases } => write!(
@@ -747,11 +747,15 @@ mod tests {
         // No case 0 to end after.
         assert_eq!(
             differs("[null]\n", ""),
-            "output has 1 line fewer than expected: it is empty"
+            "output has 1 line fewer than expected: it holds no case"
+        );
+        assert_eq!(
+            differs("[null,0]\n[null]\n", "\n\n  \n"),
+            "output has 2 lines fewer than expected: it holds no case"
         );
         assert_eq!(
             differs("", "1\n"),
-            "output has 1 line more than expected: the answer is empty"
+            "output has 1 line more than expected: the answer holds no case"
         );
     }
 
