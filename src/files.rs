@@ -311,7 +311,7 @@ impl Output {
                 };
                 // What could stop the write halfway is ruled out before the
                 // old bytes go: the file size limit, and a full disk.
-                let len = held.len().map_err(cannot_write)?;
+                let len = held.held_bytes().map_err(cannot_write)?;
                 room_for(&file, len).map_err(cannot_write)?;
                 file.set_len(0).map_err(cannot_write)?;
                 held.release(&mut file).map_err(cannot_write)?;
@@ -670,7 +670,7 @@ impl Held {
     }
 
     /// How many bytes are held.
-    pub fn len(&mut self) -> io::Result<u64> {
+    pub fn held_bytes(&mut self) -> io::Result<u64> {
         let spilled = match &mut self.file {
             Some(file) => file.stream_position()?,
             None => 0,
