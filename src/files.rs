@@ -188,9 +188,6 @@ impl Output {
 
     /// The output `target` names, refused when it is one of `inputs` (the
     /// same file, however named).
-    // Never inlined: its frame would stay on the stack under the solving
-    // loop's, in the caller's (tests/small_stack.rs).
-    #[inline(never)]
     pub fn create(target: &OutputTarget, inputs: &[InputSource]) -> Result<Output, Error> {
         let path = match target {
             OutputTarget::Stdout => {

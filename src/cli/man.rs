@@ -36,13 +36,8 @@ pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
         None => main,
         // Named as the main page's list names it; only the commands `--help` lists.
         Some(name) => match main.find_subcommand(name).filter(|found| !found.is_hide_set()) {
-            Some(subcommand) => {
-                let page = subcommand.clone().name(format!("tictactoe-{name}"));
-                match main.get_version() {
-                    Some(version) => page.version(version.to_owned()),
-                    None => page,
-                }
-            }
+            // Built, it is named `tictactoe-NAME` (its display name).
+            Some(subcommand) => subcommand.clone(),
             None => {
                 let names = main
                     .get_subcommands()
@@ -56,6 +51,8 @@ pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
     };
     let mut page = Vec::new();
     clap_mangen::Man::new(shown)
+        // Every page is the tool's, whichever command it is about.
+        .source(format!("tictactoe {}", super::VERSION))
         .render(&mut page)
         .map_err(Error::Write)?;
     output

@@ -53,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `0.1.0 (commit 0123456789ab)`: the version and the commit built from.
-const VERSION: &str = concat!(
+pub(super) const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (",
     env!("TICTACTOE_COMMIT"),
@@ -176,12 +176,12 @@ impl Cli {
 /// `Ok` carries the status of a command that ran: 0 for `solve`, and a
 /// verdict for judge tools, whose protocols give statuses meanings.
 pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
+    // Straight to the solution: every page this process touches before its
+    // exec counts in the solution's peak memory (the kernel keeps the
+    // larger of the two), and the argument parser touches many.
     #[cfg(unix)]
-    if let Some(config) = supervise::exec_line(&args) {
-        // Straight to the solution: every page this process touches before
-        // its exec counts in the solution's peak memory (the kernel keeps
-        // the larger of the two), and the argument parser touches many.
-        return supervise::run(&config).map_err(Failure::Run);
+    if let Some(status) = supervise::become_solution(&args) {
+        return status.map_err(Failure::Run);
     }
     if let Some(message) = mistyped_command(&args) {
         return Err(Failure::Run(Error::Usage(message)));

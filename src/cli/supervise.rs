@@ -74,11 +74,21 @@ pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
     }
 }
 
-/// The line `test` and `stress`'s supervisor starts a solution with,
-/// `supervise --exec [--memory-limit BYTES] -- COMMAND...`, read without the
-/// argument parser; `None` for any other line.
+/// Becomes the solution when `args` are the line `test` and `stress`'s
+/// supervisor starts one with, read without the argument parser; `None`
+/// for any other line. Cold: it has no business in the solving path's frame.
 #[cfg(unix)]
-pub(super) fn exec_line(args: &[std::ffi::OsString]) -> Option<SuperviseConfig> {
+#[inline(never)]
+#[cold]
+pub(super) fn become_solution(args: &[std::ffi::OsString]) -> Option<Result<u8, Error>> {
+    exec_line(args).map(|config| run(&config))
+}
+
+/// The line `test` and `stress`'s supervisor starts a solution with,
+/// `supervise --exec [--memory-limit BYTES] -- COMMAND...`; `None` for any
+/// other line.
+#[cfg(unix)]
+fn exec_line(args: &[std::ffi::OsString]) -> Option<SuperviseConfig> {
     let mut words = args.iter().map(|word| word.to_str());
     if words.next()? != Some("supervise") || words.next()? != Some("--exec") {
         return None;
