@@ -270,18 +270,7 @@ impl Output {
             (Err(error), None) => return Err(cannot_create(error)),
         };
         if let Some(meta) = &existing {
-            // The replacement keeps what the old file had; an owner that
-            // cannot be given (not root) stays the writer's.
-            let _ = temporary.file().set_permissions(meta.permissions());
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                let _ = std::os::unix::fs::fchown(
-                    temporary.file(),
-                    Some(meta.uid()),
-                    Some(meta.gid()),
-                );
-            }
+            keep_identity(temporary.file(), meta);
         }
         Ok(Output {
             to: Destination::File {
@@ -313,8 +302,11 @@ impl Output {
                 // old bytes go: the file size limit, and a full disk.
                 let len = held.held_bytes().map_err(cannot_write)?;
                 room_for(&file, len).map_err(cannot_write)?;
-                file.set_len(0).map_err(cannot_write)?;
+                // Written over, then cut to length: emptied first, the file
+                // would give back its blocks and the reserved ones, for
+                // another writer to take.
                 held.release(&mut file).map_err(cannot_write)?;
+                file.set_len(len).map_err(cannot_write)?;
                 file.flush().map_err(cannot_write)
             }
         }
@@ -345,6 +337,21 @@ impl Write for Output {
             Destination::Into { .. } => Ok(()),
         }
     }
+}
+
+/// Gives a replacement the old file's owner, group and mode. The owner
+/// first: a change of owner clears the set-user-ID and set-group-ID bits.
+/// A group that cannot be given stays the writer's (the owner is the
+/// writer's, or the file would have been written into instead).
+fn keep_identity(replacement: &File, old: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, fchown};
+        if fchown(replacement, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = fchown(replacement, None, Some(old.gid()));
+        }
+    }
+    let _ = replacement.set_permissions(old.permissions());
 }
 
 /// Fails unless `len` bytes can be written into `file` from its start:
@@ -452,12 +459,8 @@ impl Partial {
                     // No `/proc` (some sandboxes): the bytes are copied to
                     // a named file instead.
                     Err(_) => {
-                        use std::os::unix::fs::MetadataExt;
                         let mut named = partial_names().tempfile_in(&folder)?;
-                        let meta = file.metadata()?;
-                        named.as_file().set_permissions(meta.permissions())?;
-                        // An owner that cannot be given (not root) stays the writer's.
-                        let _ = std::os::unix::fs::fchown(named.as_file(), Some(meta.uid()), Some(meta.gid()));
+                        keep_identity(named.as_file(), &file.metadata()?);
                         io::Seek::rewind(&mut file)?;
                         io::copy(&mut file, named.as_file_mut())?;
                         named
@@ -494,12 +497,20 @@ fn partial_names() -> tempfile::Builder<'static, 'static> {
 /// Whether an existing output is replaced whole: a regular file with no
 /// other name. A link, a hard-linked file, a device, a pipe or a socket is
 /// not.
+/// The replacement must also be able to keep the file's owner: a file
+/// owned by another user (root aside) is written into instead, as a plain
+/// create would, so that it keeps its owner and group, and a folder with
+/// the sticky bit (`/tmp`) lets it be written.
 fn replaced_whole(meta: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
-    let other_names = std::os::unix::fs::MetadataExt::nlink(meta) > 1;
+    let (other_names, owner_kept) = {
+        use std::os::unix::fs::MetadataExt;
+        let writer = nix::unistd::geteuid();
+        (meta.nlink() > 1, writer.is_root() || writer.as_raw() == meta.uid())
+    };
     #[cfg(not(unix))]
-    let other_names = false;
-    meta.file_type().is_file() && !other_names
+    let (other_names, owner_kept) = (false, true);
+    meta.file_type().is_file() && !other_names && owner_kept
 }
 
 /// Whether `path` names the file standard output is open on.

@@ -366,3 +366,52 @@ fn standard_output_appended_to_the_input_is_refused_and_the_input_kept() {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_replaced_file_keeps_its_set_id_bits_and_another_users_file_is_written_into() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    // The owner is given back before the mode: a chown clears set-user-ID.
+    let tool = dir.path().join("tool");
+    fs::write(&tool, "old\n").expect("old");
+    fs::set_permissions(&tool, fs::Permissions::from_mode(0o4755)).expect("chmod");
+    tictactoe()
+        .arg(&input)
+        .arg("-o")
+        .arg(&tool)
+        .assert()
+        .success();
+    let mode = fs::metadata(&tool).expect("tool").permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o4755);
+    if !nix::unistd::geteuid().is_root() {
+        return;
+    }
+    // As nobody, root's writable file in a sticky folder (`/tmp`'s kind):
+    // written into, as `>` would, keeping its owner; not replaced, which
+    // the sticky bit refuses.
+    let sticky = dir.path().join("sticky");
+    fs::create_dir(&sticky).expect("folder");
+    fs::set_permissions(&sticky, fs::Permissions::from_mode(0o1777)).expect("chmod");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    fs::set_permissions(&input, fs::Permissions::from_mode(0o644)).expect("chmod");
+    let shared = sticky.join("shared.txt");
+    fs::write(&shared, "old\n").expect("old");
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o666)).expect("chmod");
+    let status = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&shared)
+        .status()
+        .expect("setpriv runs");
+    assert!(status.success());
+    assert_eq!(
+        fs::read_to_string(&shared).expect("shared"),
+        "0 0 0 0 0 0 1\n"
+    );
+    assert_eq!(fs::metadata(&shared).expect("shared").uid(), 0);
+}
