@@ -209,8 +209,8 @@ impl Output {
         // Only a plain regular file, or a new one, is replaced whole, and it
         // keeps its mode and owner; a link to such a file has the file it
         // names replaced, and stays a link. A regular file with other names
-        // (hard links), or one whose folder takes no new file, keeps its
-        // identity: the results are held back and written into it at the
+        // (hard links), owned by another user, or in a folder that takes no
+        // new file, keeps its identity: the results are held back and written into it at the
         // end. Anything else is written where it is, as a plain create
         // would: a device (`/dev/null`), a pipe, a socket. A file that may
         // not be written is refused, as a plain create would refuse it.
@@ -381,6 +381,7 @@ fn room_for(file: &File, len: u64) -> io::Result<()> {
             _ => {}
         }
     }
+    #[cfg(not(target_os = "linux"))]
     let _ = (file, len);
     Ok(())
 }
