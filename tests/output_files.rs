@@ -227,8 +227,20 @@ fn a_run_that_fails_leaves_a_file_reached_by_a_link_or_another_name_untouched() 
             }
         }
     }
-    // Results that cannot all be written in (a file size limit) leave the
-    // old bytes too: refused before they are touched.
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_checked_before_a_hard_linked_file_is_touched() {
+    // Results that cannot all be written in leave the old bytes: refused
+    // before the file is touched, not cut off by SIGXFSZ halfway.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = dir.path().join("good.in");
+    fs::write(&good, EXAMPLE).expect("input");
+    let target = dir.path().join("results.txt");
+    let other_name = dir.path().join("other-name.txt");
+    fs::write(&target, "the previous results\n").expect("old output");
+    fs::hard_link(&target, &other_name).expect("hard link");
     let status = std::process::Command::new("prlimit")
         .arg("--fsize=5")
         .arg(env!("CARGO_BIN_EXE_tictactoe"))
