@@ -157,13 +157,11 @@ pub struct ValidateConfig {
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
     // A log file that names the input is refused before anything is read,
     // as `-o` is; it is made only for a valid file, as testlib makes it.
-    let log_file = match config.overview_log.as_deref() {
-        Some(log) if !matches!(log.to_str(), Some("stdout" | "stderr")) => {
-            files::refuse_an_input(log, std::slice::from_ref(&config.input))?;
-            Some(log)
-        }
-        _ => None,
-    };
+    if let Some(log) = &config.overview_log
+        && !matches!(log.to_str(), Some("stdout" | "stderr"))
+    {
+        files::refuse_an_input(log, std::slice::from_ref(&config.input))?;
+    }
     files::refuse_stdout_on(std::slice::from_ref(&config.input))?;
     let (reader, name) = files::open(&config.input)?;
     let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
@@ -217,17 +215,19 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         Ok(()) => {}
     }
     if let (Some(log), true) = (&config.overview_log, report.is_valid()) {
-        write_overview(log, log_file, &report.summary.overview(&config.limits))?;
+        write_overview(log, &report.summary.overview(&config.limits))?;
     }
     Ok(config.protocol.validate_status(report.is_valid()))
 }
 
 /// Writes testlib's overview log where it was asked for: a file, or
 /// standard output or error by testlib's special names.
-fn write_overview(log: &Path, file: Option<&Path>, overview: &str) -> Result<(), Error> {
-    match file {
-        Some(path) => {
-            let mut file = files::Output::create(&OutputTarget::Path(path.to_path_buf()), &[])?;
+fn write_overview(log: &Path, overview: &str) -> Result<(), Error> {
+    match log.to_str() {
+        Some("stdout") => std::io::stdout().write_all(overview.as_bytes()),
+        Some("stderr") => std::io::stderr().write_all(overview.as_bytes()),
+        _ => {
+            let mut file = files::Output::create(&OutputTarget::Path(log.to_path_buf()), &[])?;
             file.write_all(overview.as_bytes())
                 .map_err(|source| Error::CreateOutput {
                     path: log.to_path_buf(),
@@ -235,8 +235,6 @@ fn write_overview(log: &Path, file: Option<&Path>, overview: &str) -> Result<(),
                 })?;
             return file.finish();
         }
-        None if log.to_str() == Some("stdout") => std::io::stdout().write_all(overview.as_bytes()),
-        None => std::io::stderr().write_all(overview.as_bytes()),
     }
     .map_err(Error::Write)
 }
