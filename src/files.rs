@@ -109,13 +109,15 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
                 path: path.clone(),
                 source,
             };
-            let file = File::open(path).map_err(open_error)?;
+            let is_a_directory = || io::Error::new(io::ErrorKind::IsADirectory, "is a directory");
+            // Windows refuses to open a directory ("Access denied"): say
+            // what it is, as on Unix.
+            let file = File::open(path).map_err(|error| {
+                open_error(if path.is_dir() { is_a_directory() } else { error })
+            })?;
             // Opening a directory succeeds on Unix; reading it would not.
             if file.metadata().map_err(open_error)?.is_dir() {
-                return Err(open_error(io::Error::new(
-                    io::ErrorKind::IsADirectory,
-                    "is a directory",
-                )));
+                return Err(open_error(is_a_directory()));
             }
             widen_pipe(&file);
             Ok((Box::new(file), InputName::Path(path.clone())))
@@ -586,14 +588,36 @@ fn stdout_is(input: &InputSource) -> bool {
     }
     #[cfg(not(unix))]
     {
-        let _ = input;
-        false
+        let stdout = same_file::Handle::stdout();
+        match (stdout, handle_of(input)) {
+            (Ok(stdout), Ok(input)) => {
+                let is_file = stdout
+                    .as_file()
+                    .metadata()
+                    .is_ok_and(|metadata| metadata.is_file());
+                is_file && stdout == input
+            }
+            _ => false,
+        }
     }
 }
 
-/// Whether `input` is the file at `path`: the same device and inode where
-/// the platform has them, else the same canonical path.
+/// An input's file handle, which says which file it is (its volume and
+/// index on Windows) whatever name reached it.
+#[cfg(not(unix))]
+fn handle_of(input: &InputSource) -> io::Result<same_file::Handle> {
+    match input {
+        InputSource::Path(input) => same_file::Handle::from_path(input),
+        InputSource::Stdin => same_file::Handle::stdin(),
+    }
+}
+
+/// Whether `input` is the file at `path`, by whatever name or link reached
+/// it: the same device and inode on Unix, the same volume and file index
+/// on Windows.
+#[cfg(unix)]
 fn same_file(input: &InputSource, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
     let Ok(output) = std::fs::metadata(path) else {
         // Nothing there yet: it cannot be an input.
         return false;
@@ -602,19 +626,20 @@ fn same_file(input: &InputSource, path: &Path) -> bool {
         InputSource::Path(input) => std::fs::metadata(input),
         InputSource::Stdin => duplicate(&io::stdin()).and_then(|file| file.metadata()),
     };
-    let Ok(input) = input else {
+    input.is_ok_and(|input| input.dev() == output.dev() && input.ino() == output.ino())
+}
+
+/// Whether `input` is the file at `path`, by whatever name or link reached
+/// it: the same device and inode on Unix, the same volume and file index
+/// on Windows. (Metadata from a path has no file index there, so both are
+/// opened.)
+#[cfg(not(unix))]
+fn same_file(input: &InputSource, path: &Path) -> bool {
+    // Nothing there yet: it cannot be an input.
+    let Ok(output) = same_file::Handle::from_path(path) else {
         return false;
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        input.dev() == output.dev() && input.ino() == output.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (input, output);
-        false
-    }
+    handle_of(input).is_ok_and(|input| input == output)
 }
 
 /// Where an input comes from.

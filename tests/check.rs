@@ -388,11 +388,12 @@ fn a_wrong_result_deep_in_a_large_output_is_found_by_case_and_move() {
     let wrong_case = 25_000;
     let at = (wrong_case - 1) * RIGHT.len();
     output.replace_range(at..at + RIGHT.len(), WRONG);
+    let output_file = dir.path().join("big.out");
+    fs::write(&output_file, output).expect("temporary file");
     tictactoe()
         .args(["check", "--protocol", "oj"])
         .arg(&input)
-        .arg("/dev/stdin")
-        .write_stdin(output)
+        .arg(&output_file)
         .assert()
         .code(1)
         .stdout(predicate::str::starts_with(format!(
@@ -454,12 +455,15 @@ fn judges_compare_tokens_by_default_and_lines_when_asked() {
         .assert()
         .code(43);
     // testlib: tokens; `--compare lines` holds it to one line per case.
+    let output = feedback.path().join("reflowed.out");
+    fs::write(&output, reflowed).expect("temporary file");
     for (compare, code) in [(None, 0), (Some("lines"), 2)] {
         tictactoe()
             .args(["check", "--protocol", "testlib"])
             .args(compare.map(|mode| ["--compare", mode]).iter().flatten())
-            .args([INPUT, "/dev/stdin", ANSWER])
-            .write_stdin(reflowed)
+            .arg(INPUT)
+            .arg(&output)
+            .arg(ANSWER)
             .assert()
             .code(code);
     }

@@ -116,6 +116,8 @@ fn an_output_file_that_cannot_be_created_exits_74() {
         ));
 }
 
+/// Linux only: `/dev/full` is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_exits_74_with_a_message() {
     let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
@@ -576,6 +578,8 @@ fn a_mistyped_command_is_named_not_opened_as_a_file() {
     tictactoe().arg("no-such.in").assert().code(66);
 }
 
+/// Unix only: the terminal is `script`'s.
+#[cfg(unix)]
 #[test]
 fn a_bare_tictactoe_on_a_terminal_says_it_is_reading_and_how_to_end() {
     // `script` gives the binary a terminal for its standard input.

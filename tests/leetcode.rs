@@ -80,6 +80,8 @@ fn an_error_keeps_every_completed_test_case_and_names_the_file() {
         );
 }
 
+/// Linux only: `/dev/full` is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn output_into_a_full_disk_exits_74() {
     let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");

@@ -6,6 +6,9 @@
 //! `prlimit --as` caps it), so a reader that held the token whole would
 //! abort; the answer must be the one the short form gets. How the time
 //! grows with the token is measured in `benches/long_tokens.sh`, not here.
+//!
+//! Unix only: the caps are `prlimit`'s.
+#![cfg(unix)]
 
 mod common;
 

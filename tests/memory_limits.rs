@@ -2,6 +2,9 @@
 //! status 71 (EX_OSERR) and a message naming the move it could not hold,
 //! never an abort. The limit is an address-space cap, as `prlimit --as`
 //! and judges' sandboxes set it.
+//!
+//! Unix only: the caps are `prlimit`'s.
+#![cfg(unix)]
 
 mod common;
 

@@ -341,7 +341,6 @@ fn a_run_stopped_by_a_signal_or_a_file_size_limit_leaves_nothing_beside_the_outp
     );
 }
 
-#[cfg(unix)]
 #[test]
 fn standard_output_appended_to_the_input_is_refused_and_the_input_kept() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -5,7 +5,6 @@ mod common;
 
 use common::tictactoe;
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use tictactoe::error::{Error, InputName};
@@ -207,6 +206,8 @@ fn truncation_at_every_byte_leaves_exactly_the_completed_cases() {
     }
 }
 
+/// Unix only: the cap is `ulimit -v`'s.
+#[cfg(unix)]
 #[test]
 fn absurd_headers_end_in_a_data_error_without_allocating_from_them() {
     let cases = [
@@ -234,7 +235,7 @@ fn absurd_headers_end_in_a_data_error_without_allocating_from_them() {
     ];
     for (input, message) in cases {
         // Under a 1 GiB address-space limit too.
-        let limited = Command::new("sh")
+        let limited = assert_cmd::Command::new("sh")
             .args(["-c", "ulimit -v 1048576 && exec \"$0\""])
             .arg(env!("CARGO_BIN_EXE_tictactoe"))
             .write_stdin(input)
@@ -286,7 +287,7 @@ fn an_unreadable_file_exits_66() {
     // Root reads anything, so run as nobody when the tests run as root.
     let as_root = nix::unistd::geteuid().is_root();
     let mut command = if as_root {
-        let mut setpriv = Command::new("setpriv");
+        let mut setpriv = assert_cmd::Command::new("setpriv");
         setpriv.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
         setpriv.arg(env!("CARGO_BIN_EXE_tictactoe"));
         // nobody must be able to reach the file to be refused by its mode.

@@ -4,6 +4,9 @@
 //!
 //! A stack limit is set as `prlimit --stack` (and `ulimit -s`) sets it; the
 //! environment is cleared, since it lies on the same stack.
+//!
+//! Unix only: the stack limit is `prlimit`'s.
+#![cfg(unix)]
 
 mod common;
 

@@ -161,8 +161,14 @@ impl Cli {
             Some(Command::Validate(args)) => Config::Validate(args.into_config()?),
             Some(Command::Check(args)) => Config::Check(args.into_config()?),
             Some(Command::Gen(args)) => Config::Gen(args.into_config()),
-            Some(Command::Test(args)) => Config::Test(args.into_config()),
-            Some(Command::Stress(args)) => Config::Stress(args.into_config()),
+            Some(Command::Test(args)) => {
+                crate::judging::process::runs_solutions_here().map_err(Error::Usage)?;
+                Config::Test(args.into_config())
+            }
+            Some(Command::Stress(args)) => {
+                crate::judging::process::runs_solutions_here().map_err(Error::Usage)?;
+                Config::Stress(args.into_config())
+            }
             Some(Command::Supervise(args)) => Config::Supervise(args.into_config()?),
             Some(Command::Package(args)) => Config::Package(args.into_config()?),
             Some(Command::Man(args)) => Config::Man(args.into_command()),

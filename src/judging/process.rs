@@ -656,14 +656,23 @@ pub fn progress_bar(len: Option<u64>, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// Whether solutions can run on this platform at all, the built-in solver's
+/// runs included (they are supervised like any other): asked before any
+/// test runs, so that Windows gets one message, not a failure a test.
+pub fn runs_solutions_here() -> Result<(), String> {
+    if cfg!(unix) {
+        Ok(())
+    } else {
+        Err(UNIX_ONLY.to_owned())
+    }
+}
+
 /// Whether `program` can be started: a path to an executable file, or a
 /// name found as one on PATH, as the system looks it up. Asked before any
 /// test runs, so that a mistyped command is a usage error, not a runtime
 /// error on every test.
 pub fn startable(program: &str) -> Result<(), String> {
-    if cfg!(not(unix)) {
-        return Err(UNIX_ONLY.to_owned());
-    }
+    runs_solutions_here()?;
     let executable = |path: &Path| {
         path.metadata().is_ok_and(|metadata| {
             #[cfg(unix)]
