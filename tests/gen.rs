@@ -195,6 +195,27 @@ fn all_games_of_three_by_three_are_the_known_255168() {
 }
 
 #[test]
+fn all_games_refuses_the_random_files_settings_rather_than_ignore_them() {
+    for setting in [
+        &["--cases", "5"][..],
+        &["--min-n", "2"],
+        &["--max-n", "3"],
+        &["--max-moves", "4"],
+        &["--limits", "relaxed"],
+        &["--seed", "1"],
+        &["--outcome", "win"],
+    ] {
+        tictactoe()
+            .args(["gen", "--all-games", "2"])
+            .args(setting)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("cannot be used with"));
+    }
+}
+
+#[test]
 fn play_past_win_makes_files_only_the_lenient_policies_accept() {
     let past = generate(&[
         "--seed",

@@ -37,7 +37,10 @@ pub(super) struct GenArgs {
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..=3),
-        conflicts_with_all = ["seed", "outcome", "play_past_win", "count", "out_dir"],
+        conflicts_with_all = [
+            "seed", "cases", "min_n", "max_n", "max_moves", "outcome", "limits",
+            "play_past_win", "count", "out_dir",
+        ],
     )]
     all_games: Option<u32>,
     /// Write K tests to --out-dir instead of one file to standard output.
