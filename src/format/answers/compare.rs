@@ -40,8 +40,10 @@ pub enum Difference {
         /// presentation error.
         integer: bool,
     },
-    /// A case's line ends before its last result.
+    /// A case's line (or array) ends before its last result.
     FewerResults {
+        /// What holds a case's results.
+        holder: CaseHolder,
         /// 1-based case.
         case: u64,
         /// Results expected on the line.
@@ -49,8 +51,10 @@ pub enum Difference {
         /// Results found.
         found: u64,
     },
-    /// A case's line goes on after its last result.
+    /// A case's line (or array) goes on after its last result.
     MoreResults {
+        /// What holds a case's results.
+        holder: CaseHolder,
         /// 1-based case.
         case: u64,
         /// Results expected on the line.
@@ -62,6 +66,8 @@ pub enum Difference {
     },
     /// The output ends before the last case.
     FewerLines {
+        /// What holds a case's results.
+        holder: CaseHolder,
         /// Lines (cases) missing.
         missing: u64,
         /// Cases the output has.
@@ -69,6 +75,8 @@ pub enum Difference {
     },
     /// The output goes on after the last case.
     MoreLines {
+        /// What holds a case's results.
+        holder: CaseHolder,
         /// Lines holding tokens after the last case.
         extra: u64,
         /// The expected number of cases.
@@ -137,6 +145,33 @@ impl Difference {
     }
 }
 
+/// What holds one case's results, as messages name it: a line, or, compared
+/// by tokens, a LeetCode test case's array (whose line breaks are only
+/// whitespace there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseHolder {
+    /// A line: by lines, and Coding Ninjas answers.
+    Line,
+    /// A LeetCode array, compared by tokens.
+    Array,
+}
+
+impl CaseHolder {
+    fn one(self) -> &'static str {
+        match self {
+            CaseHolder::Line => "line",
+            CaseHolder::Array => "array",
+        }
+    }
+
+    fn counted(self, count: u64) -> String {
+        match self {
+            CaseHolder::Line => plural(count, "line", "lines"),
+            CaseHolder::Array => plural(count, "array", "arrays"),
+        }
+    }
+}
+
 fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
@@ -163,15 +198,18 @@ impl fmt::Display for Difference {
                 "case {case}, move {move}: expected a result 0, 1 or 2, found {found}"
             ),
             Difference::FewerResults {
+                holder,
                 case,
                 expected,
                 found,
             } => write!(
                 f,
-                "case {case}: expected {}, found {found}: the line ends early",
-                plural(*expected, "result", "results")
+                "case {case}: expected {}, found {found}: the {} ends early",
+                plural(*expected, "result", "results"),
+                holder.one()
             ),
             Difference::MoreResults {
+                holder: CaseHolder::Line,
                 case,
                 expected,
                 found,
@@ -183,25 +221,54 @@ impl fmt::Display for Difference {
                 plural(*expected, "result", "results"),
                 plural(*found, "token", "tokens")
             ),
-            Difference::FewerLines { missing, cases: 0 } => write!(
+            Difference::MoreResults {
+                holder: CaseHolder::Array,
+                case,
+                expected,
+                found,
+                first_extra,
+            } => write!(
+                f,
+                "case {case}: expected {}, found {} in its array, the first extra \
+                 one {first_extra}",
+                plural(*expected, "result", "results"),
+                plural(*found, "token", "tokens")
+            ),
+            Difference::FewerLines {
+                holder,
+                missing,
+                cases: 0,
+            } => write!(
                 f,
                 "output has {} fewer than expected: it holds no case",
-                plural(*missing, "line", "lines")
+                holder.counted(*missing)
             ),
-            Difference::FewerLines { missing, cases } => write!(
+            Difference::FewerLines {
+                holder,
+                missing,
+                cases,
+            } => write!(
                 f,
                 "output has {} fewer than expected: it ends after case {cases}",
-                plural(*missing, "line", "lines")
+                holder.counted(*missing)
             ),
-            Difference::MoreLines { extra, cases: 0 } => write!(
+            Difference::MoreLines {
+                holder,
+                extra,
+                cases: 0,
+            } => write!(
                 f,
                 "output has {} more than expected: the answer holds no case",
-                plural(*extra, "line", "lines")
+                holder.counted(*extra)
             ),
-            Difference::MoreLines { extra, cases } => write!(
+            Difference::MoreLines {
+                holder,
+                extra,
+                cases,
+            } => write!(
                 f,
                 "output has {} more than expected: the answer ends after case {cases}",
-                plural(*extra, "line", "lines")
+                holder.counted(*extra)
             ),
             Difference::EndsEarly { case, r#move } => {
                 write!(f, "case {case}, move {move}: the output ends before this result")
@@ -288,12 +355,15 @@ pub fn compare_letters(
     let (format, _, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
     let (_, _, found) = detect_past_mark(found).map_err(Side::Found)?;
     match (format, mode) {
-        (Format::CodingNinjas, Mode::Lines) => compare_lines(expected, found, false),
+        (Format::CodingNinjas, Mode::Lines) => {
+            compare_lines(expected, found, false, CaseHolder::Line)
+        }
         // A LeetCode line with no results, `[null]`, is text like any other.
         (Format::Leetcode, Mode::Lines) => compare_lines(
             Lines::new(expected).with_letters(letters),
             Lines::new(found).with_letters(letters),
             true,
+            CaseHolder::Line,
         ),
         (Format::CodingNinjas, Mode::Tokens) => compare_tokens(expected, found),
         // By tokens, whitespace never counts, but a LeetCode test case's
@@ -302,6 +372,7 @@ pub fn compare_letters(
             Lines::arrays(expected).with_letters(letters),
             Lines::arrays(found).with_letters(letters),
             true,
+            CaseHolder::Array,
         ),
     }
 }
@@ -371,7 +442,8 @@ fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, S
     }
 }
 
-/// [`compare`] on answers read as lines of results. Unless
+/// [`compare`] on answers read as lines of results (a LeetCode array is a
+/// line here when compared by tokens; `holder` names it). Unless
 /// `every_line_counts`, a line with no results (a Coding Ninjas case with
 /// no moves) may be left out at the end, and empty lines after the last
 /// case are not extra.
@@ -379,6 +451,7 @@ fn compare_lines(
     expected: impl Read,
     found: impl Read,
     every_line_counts: bool,
+    holder: CaseHolder,
 ) -> Result<Comparison, Side> {
     let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
     let mut found = Stream(AnswerReader::new(found), Side::Found);
@@ -395,7 +468,11 @@ fn compare_lines(
                 .lines_left(every_line_counts)
                 .map_err(Side::Found)?;
             if extra > 0 {
-                return Ok(Comparison::Differs(Difference::MoreLines { extra, cases }));
+                return Ok(Comparison::Differs(Difference::MoreLines {
+                    holder,
+                    extra,
+                    cases,
+                }));
             }
             return Ok(Comparison::Same { cases, results });
         }
@@ -429,6 +506,7 @@ fn compare_lines(
                 return Ok(Comparison::Same { cases, results });
             }
             return Ok(Comparison::Differs(Difference::FewerLines {
+                holder,
                 missing,
                 cases,
             }));
@@ -468,6 +546,7 @@ fn compare_lines(
                 (Item::Result(_), Item::LineEnd | Item::End) => {
                     let (rest, _) = expected.0.rest_of_line().map_err(Side::Expected)?;
                     return Ok(Comparison::Differs(Difference::FewerResults {
+                        holder,
                         case,
                         expected: r#move + 1 + rest,
                         found: r#move,
@@ -477,6 +556,7 @@ fn compare_lines(
                     let first_extra = found.0.quote(got);
                     let (rest, _) = found.0.rest_of_line().map_err(Side::Found)?;
                     return Ok(Comparison::Differs(Difference::MoreResults {
+                        holder,
                         case,
                         expected: r#move,
                         found: r#move + 1 + rest,
@@ -795,22 +875,27 @@ mod tests {
         }
         assert_eq!(
             by_tokens(answer, "[null,0,1,0]\n[null]\n").to_string_difference(),
-            "case 1: expected 2 results, found 3 tokens on the line, the first extra one \"0\" \
-             (one line per case is required)"
+            "case 1: expected 2 results, found 3 tokens in its array, the first extra one \"0\""
         );
         assert_eq!(
             by_tokens(answer, "[null,0]\n[null,1]\n[null,0]\n").to_string_difference(),
-            "case 1: expected 2 results, found 1: the line ends early"
+            "case 1: expected 2 results, found 1: the array ends early"
         );
         assert_eq!(
             by_tokens(answer, "[null,0,1]\n[null,0]\n").to_string_difference(),
-            "case 2: expected 0 results, found 1 token on the line, the first extra one \"0\" \
-             (one line per case is required)"
+            "case 2: expected 0 results, found 1 token in its array, the first extra one \"0\""
         );
         assert_eq!(
             by_tokens(answer, "[null,0,1]\n[null,0]\n[null]\n").to_string_difference(),
-            "case 2: expected 0 results, found 1 token on the line, the first extra one \"0\" \
-             (one line per case is required)"
+            "case 2: expected 0 results, found 1 token in its array, the first extra one \"0\""
+        );
+        assert_eq!(
+            by_tokens(answer, "[null,0,1] [null] [null,0]\n[null]").to_string_difference(),
+            "output has 1 array more than expected: the answer ends after case 3"
+        );
+        assert_eq!(
+            by_tokens(answer, "[null,0,1] [null]").to_string_difference(),
+            "output has 1 array fewer than expected: it ends after case 2"
         );
     }
 
