@@ -17,9 +17,42 @@ fn duplicate(stream: &impl std::os::fd::AsFd) -> io::Result<File> {
 }
 
 /// A standard stream as a file of its own (a duplicate of its handle).
+/// A process started without the stream has a null handle, which the
+/// standard library copies as if it were one, and every read or write
+/// then fails: it gets the null device instead, as Rust on Unix reopens a
+/// closed standard stream on `/dev/null`.
 #[cfg(windows)]
 fn duplicate(stream: &impl std::os::windows::io::AsHandle) -> io::Result<File> {
-    Ok(File::from(stream.as_handle().try_clone_to_owned()?))
+    use std::os::windows::io::AsRawHandle;
+    let handle = stream.as_handle();
+    let raw = handle.as_raw_handle();
+    // INVALID_HANDLE_VALUE is -1.
+    if raw.is_null() || raw as isize == -1 {
+        return std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("NUL");
+    }
+    Ok(File::from(handle.try_clone_to_owned()?))
+}
+
+/// Which file a handle is open on (Windows): its volume and file index, as
+/// a device and an inode say on Unix. `None` for a handle that is no
+/// file's: a console, a device, none at all.
+#[cfg(windows)]
+fn identity(handle: impl winapi_util::AsHandleRef) -> Option<(u64, u64)> {
+    // A pipe may answer with a volume and index of 0: only a disk file's count.
+    if !winapi_util::file::typ(&handle).ok()?.is_disk() {
+        return None;
+    }
+    let information = winapi_util::file::information(&handle).ok()?;
+    Some((information.volume_serial_number(), information.file_index()))
+}
+
+/// The identity (see [`identity`]) of the file at `path`.
+#[cfg(windows)]
+fn identity_of(path: &Path) -> Option<(u64, u64)> {
+    identity(File::open(path).ok()?)
 }
 
 /// A standard stream, read or written as a blocking one even if whoever
@@ -116,7 +149,8 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
                 open_error(if path.is_dir() { is_a_directory() } else { error })
             })?;
             // Opening a directory succeeds on Unix; reading it would not.
-            if file.metadata().map_err(open_error)?.is_dir() {
+            // (A device may have no metadata: Windows' `NUL`. It is read.)
+            if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
                 return Err(open_error(is_a_directory()));
             }
             widen_pipe(&file);
@@ -199,9 +233,14 @@ impl Output {
             OutputTarget::Path(path) => path,
         };
         refuse_an_input(path, inputs)?;
-        let cannot_create = |source| Error::CreateOutput {
+        let cannot_create = |source: io::Error| Error::CreateOutput {
             path: path.clone(),
-            source,
+            // Windows says "Access denied" of a folder: say what it is.
+            source: if path.is_dir() {
+                io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
+            } else {
+                source
+            },
         };
         // `/dev/stdout`, or any name of the file standard output is open on:
         // written through standard output, so that a shell's `>>` appends.
@@ -218,10 +257,24 @@ impl Output {
         // not be written is refused, as a plain create would refuse it.
         let linked = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink());
         let target = match std::fs::canonicalize(path) {
-            Ok(target) if linked && std::fs::metadata(&target).is_ok_and(|meta| replaced_whole(&meta)) => target,
+            Ok(target)
+                if linked
+                    && std::fs::metadata(&target).is_ok_and(|meta| replaced_whole(&target, &meta)) =>
+            {
+                target
+            }
             _ => path.clone(),
         };
         let existing = std::fs::symlink_metadata(&target).ok();
+        // Something that opens but has no metadata is a device (Windows'
+        // `NUL`, `CON`): written where it is, as `/dev/null` is.
+        if existing.is_none()
+            && let Ok(device) = std::fs::OpenOptions::new().write(true).open(path)
+        {
+            return Ok(Output {
+                to: Destination::Stream(Waiting(device)),
+            });
+        }
         let written_into = |file| Output {
             to: Destination::Into {
                 held: Held::default(),
@@ -230,14 +283,14 @@ impl Output {
             },
         };
         match &existing {
-            Some(meta) if !replaced_whole(meta) && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) => {
+            Some(meta) if !replaced_whole(&target, meta) && std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) => {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
                     .map_err(cannot_create)?;
                 return Ok(written_into(file));
             }
-            Some(meta) if !replaced_whole(meta) => {
+            Some(meta) if !replaced_whole(&target, meta) => {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
@@ -504,15 +557,22 @@ fn partial_names() -> tempfile::Builder<'static, 'static> {
 /// owned by another user (root aside) is written into instead, as a plain
 /// create would, so that it keeps its owner and group, and a folder with
 /// the sticky bit (`/tmp`) lets it be written.
-fn replaced_whole(meta: &std::fs::Metadata) -> bool {
+fn replaced_whole(path: &Path, meta: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
     let (other_names, owner_kept) = {
         use std::os::unix::fs::MetadataExt;
+        let _ = path;
         let writer = nix::unistd::geteuid();
         (meta.nlink() > 1, writer.is_root() || writer.as_raw() == meta.uid())
     };
-    #[cfg(not(unix))]
-    let (other_names, owner_kept) = (false, true);
+    // Windows keeps a file's links in its information, not its metadata.
+    #[cfg(windows)]
+    let (other_names, owner_kept) = (
+        File::open(path)
+            .and_then(winapi_util::file::information)
+            .is_ok_and(|information| information.number_of_links() > 1),
+        true,
+    );
     meta.file_type().is_file() && !other_names && owner_kept
 }
 
@@ -527,10 +587,9 @@ fn is_stdout(path: &Path) -> bool {
             _ => false,
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     {
-        let _ = path;
-        false
+        identity(io::stdout()).is_some_and(|stdout| identity_of(path) == Some(stdout))
     }
 }
 
@@ -586,29 +645,18 @@ fn stdout_is(input: &InputSource) -> bool {
             _ => false,
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     {
-        let stdout = same_file::Handle::stdout();
-        match (stdout, handle_of(input)) {
-            (Ok(stdout), Ok(input)) => {
-                let is_file = stdout
-                    .as_file()
-                    .metadata()
-                    .is_ok_and(|metadata| metadata.is_file());
-                is_file && stdout == input
-            }
-            _ => false,
-        }
+        identity(io::stdout()).is_some_and(|stdout| identity_of_input(input) == Some(stdout))
     }
 }
 
-/// An input's file handle, which says which file it is (its volume and
-/// index on Windows) whatever name reached it.
-#[cfg(not(unix))]
-fn handle_of(input: &InputSource) -> io::Result<same_file::Handle> {
+/// The identity (see [`identity`]) of an input's file.
+#[cfg(windows)]
+fn identity_of_input(input: &InputSource) -> Option<(u64, u64)> {
     match input {
-        InputSource::Path(input) => same_file::Handle::from_path(input),
-        InputSource::Stdin => same_file::Handle::stdin(),
+        InputSource::Path(input) => identity_of(input),
+        InputSource::Stdin => identity(io::stdin()),
     }
 }
 
@@ -631,15 +679,17 @@ fn same_file(input: &InputSource, path: &Path) -> bool {
 
 /// Whether `input` is the file at `path`, by whatever name or link reached
 /// it: the same device and inode on Unix, the same volume and file index
-/// on Windows. (Metadata from a path has no file index there, so both are
-/// opened.)
-#[cfg(not(unix))]
+/// on Windows (where metadata has no file index: both are opened).
+#[cfg(windows)]
 fn same_file(input: &InputSource, path: &Path) -> bool {
-    // Nothing there yet: it cannot be an input.
-    let Ok(output) = same_file::Handle::from_path(path) else {
-        return false;
-    };
-    handle_of(input).is_ok_and(|input| input == output)
+    // Nothing there yet (or no file's identity): it cannot be an input.
+    identity_of(path).is_some_and(|output| identity_of_input(input) == Some(output))
+}
+
+/// Whether something is at `path`: a file, a folder, or a device that has
+/// no metadata but opens (Windows' `NUL`), which `Path::exists` misses.
+pub fn exists(path: &Path) -> bool {
+    path.exists() || File::open(path).is_ok()
 }
 
 /// Where an input comes from.

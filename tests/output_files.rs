@@ -154,7 +154,7 @@ fn a_device_or_a_link_is_written_where_it_points_never_replaced() {
 
 #[cfg(unix)]
 #[test]
-fn a_replaced_file_keeps_its_mode_and_a_file_with_other_names_is_written_through_them() {
+fn a_replaced_file_keeps_its_mode() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
     let input = dir.path().join("in.txt");
@@ -174,20 +174,123 @@ fn a_replaced_file_keeps_its_mode_and_a_file_with_other_names_is_written_through
         .mode()
         & 0o777;
     assert_eq!(mode, 0o600);
+}
+
+/// On every platform: Windows keeps a file's links where its metadata does
+/// not say them, and a hard-linked output was once split off there.
+#[test]
+fn a_file_with_other_names_is_written_through_every_name_and_kept_on_failure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (input, broken) = (dir.path().join("in.txt"), dir.path().join("broken.in"));
+    fs::write(&input, EXAMPLE).expect("input");
+    fs::write(&broken, "BROKEN\n").expect("input");
     let linked = dir.path().join("linked.txt");
     let other_name = dir.path().join("other-name.txt");
     fs::write(&linked, "old\n").expect("old");
     fs::hard_link(&linked, &other_name).expect("hard link");
+    tictactoe()
+        .arg(&broken)
+        .arg("-o")
+        .arg(&linked)
+        .assert()
+        .code(65);
+    for name in [&linked, &other_name] {
+        assert_eq!(fs::read_to_string(name).expect("output"), "old\n");
+    }
     tictactoe()
         .arg(&input)
         .arg("-o")
         .arg(&linked)
         .assert()
         .success();
+    for name in [&linked, &other_name] {
+        assert_eq!(fs::read_to_string(name).expect("output"), "0 0 0 0 0 0 1\n");
+    }
+}
+
+#[test]
+fn a_folder_as_the_output_is_refused_as_a_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    tictactoe()
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .code(74)
+        .stderr(predicates::str::contains("is a directory"));
+}
+
+/// `-o FILE` where standard output is already appended to FILE (`cmd /c
+/// "tictactoe in -o out >> out"` on Windows) goes through standard output,
+/// as on Unix, where renaming over the open file would fail.
+#[test]
+fn an_output_that_standard_output_is_open_on_is_written_through_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    let out = dir.path().join("out.txt");
+    fs::write(&out, "before\n").expect("old");
+    let appending = fs::OpenOptions::new()
+        .append(true)
+        .open(&out)
+        .expect("output");
+    let status = std::process::Command::new(common::binary())
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .stdout(appending)
+        .status()
+        .expect("runs");
+    assert_eq!(status.code(), Some(0));
     assert_eq!(
-        fs::read_to_string(&other_name).expect("other name"),
-        "0 0 0 0 0 0 1\n"
+        fs::read_to_string(&out).expect("output"),
+        "before\n0 0 0 0 0 0 1\n"
     );
+}
+
+/// Windows' devices have no metadata; they are written and read where
+/// they are, as `/dev/null` is.
+#[cfg(windows)]
+#[test]
+fn the_null_device_is_an_output_and_an_empty_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.txt");
+    fs::write(&input, EXAMPLE).expect("input");
+    for name in ["NUL", "nul"] {
+        tictactoe()
+            .arg(&input)
+            .args(["-o", name])
+            .assert()
+            .success()
+            .stdout("");
+        tictactoe()
+            .args(["convert", "--to", "leetcode"])
+            .arg(&input)
+            .args(["-o", name])
+            .assert()
+            .success();
+    }
+    // An empty input: the data error an empty file gets.
+    tictactoe()
+        .arg("NUL")
+        .assert()
+        .code(65)
+        .stderr(predicates::str::contains("NUL"));
+    // testlib: an empty output file (PE), not a missing one.
+    let answer = dir.path().join("in.ans");
+    fs::write(&answer, "0 0 0 0 0 0 1\n").expect("answer");
+    tictactoe()
+        .args(["check", "--protocol", "testlib"])
+        .arg(&input)
+        .arg("NUL")
+        .arg(&answer)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "the output ends before this result",
+        ));
 }
 
 #[cfg(unix)]

@@ -326,7 +326,7 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
         (Some(message), _) => Ok(Verdict::new(VerdictKind::JudgeFailure, message.clone())),
         // testlib: a solution that wrote no output file presented nothing.
         (None, InputSource::Path(output))
-            if config.protocol == Protocol::Testlib && !output.exists() =>
+            if config.protocol == Protocol::Testlib && !crate::files::exists(output) =>
         {
             let message = format!("Output file not found: \"{}\"", output.display());
             Ok(Verdict::new(VerdictKind::PresentationError, message))
