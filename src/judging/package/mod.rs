@@ -370,7 +370,11 @@ pub fn zip(files: &[PackageFile], out: impl Write + io::Seek) -> io::Result<()> 
         let options = SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
             .last_modified_time(zip::DateTime::default())
-            .unix_permissions(if file.executable { 0o755 } else { 0o644 });
+            .unix_permissions(if file.executable { 0o755 } else { 0o644 })
+            // Made by Unix wherever it is made: on Windows the crate marks
+            // entries made by DOS, whose unpackers drop the run bits the
+            // judge needs, and the bytes would differ by host.
+            .system(zip::System::Unix);
         archive.start_file(file.path.as_str(), options).map_err(io::Error::other)?;
         archive.write_all(&file.bytes)?;
     }
@@ -405,5 +409,22 @@ mod tests {
         zip(&files, &mut first).expect("zip");
         zip(&files, &mut second).expect("zip");
         assert_eq!(first.into_inner(), second.into_inner());
+    }
+
+    /// On every host: a zip made on Windows once came out with entries
+    /// made by DOS, and unpacked without their run bits.
+    #[test]
+    fn the_zips_entries_are_unix_ones_with_their_run_bits() {
+        let files = files(&spec(Judge::Domjudge), Some(b"binary")).expect("files");
+        assert!(files.iter().any(|file| file.executable));
+        let mut zipped = std::io::Cursor::new(Vec::new());
+        zip(&files, &mut zipped).expect("zip");
+        let mut archive = zip::ZipArchive::new(zipped).expect("a zip");
+        for file in &files {
+            let entry = archive.by_name(file.path.as_str()).expect("entry");
+            assert_eq!(entry.system(), zip::System::Unix, "{}", file.path);
+            let mode = entry.unix_mode().expect("a Unix mode") & 0o777;
+            assert_eq!(mode, if file.executable { 0o755 } else { 0o644 }, "{}", file.path);
+        }
     }
 }
