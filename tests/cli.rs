@@ -627,6 +627,28 @@ fn convert_detects_the_input_format_and_rewrites_a_file_in_its_own() {
         .stdout(predicates::str::starts_with("1\n3\n7\n"));
 }
 
+/// A Windows build is no program for a Linux judge: `package` refuses to
+/// ship it, and with --use-path ships none.
+#[cfg(windows)]
+#[test]
+fn package_on_windows_ships_no_windows_binary() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let zip = dir.path().join("p.zip");
+    tictactoe()
+        .args(["package", "--judge", "domjudge"])
+        .arg(&zip)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("judges run Linux"));
+    assert!(!zip.exists());
+    tictactoe()
+        .args(["package", "--judge", "domjudge", "--use-path"])
+        .arg(&zip)
+        .assert()
+        .success();
+    assert!(zip.exists());
+}
+
 /// On Windows `test` and `stress` cannot supervise a solution's process tree
 /// the Unix way; they say so and stop before running anything.
 #[cfg(windows)]

@@ -109,7 +109,16 @@ pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> 
             what: "find this binary to ship it",
             source,
         })?;
-        Some(fs::read(&exe).map_err(|source| Error::Open { path: exe, source })?)
+        let binary = fs::read(&exe).map_err(|source| Error::Open { path: exe, source })?;
+        if !package::runs_on_judges(&binary) {
+            return Err(Error::Usage(format!(
+                "this tictactoe is a {} program, and judges run Linux: run `package` \
+                 with a Linux build (cargo judge-build), or give --use-path to call \
+                 the judge's own tictactoe",
+                std::env::consts::OS
+            )));
+        }
+        Some(binary)
     };
     let files = package::files(&config.spec, binary.as_deref())?;
     match config.spec.judge {

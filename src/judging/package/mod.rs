@@ -361,8 +361,15 @@ pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFil
     Ok(files)
 }
 
-/// The files as a zip, byte for byte the same for the same files: fixed
-/// times, files in the order given, run bits kept.
+/// Whether a binary to ship is one a judge can run: a Linux (ELF) program.
+/// A Windows or macOS build of this tool would be shipped as `tictactoe`
+/// and fail on the judge at its first test.
+pub fn runs_on_judges(binary: &[u8]) -> bool {
+    binary.starts_with(b"\x7fELF")
+}
+
+/// The files as a zip, byte for byte the same for the same files on every
+/// host: fixed times, files in the order given, run bits kept.
 pub fn zip(files: &[PackageFile], out: impl Write + io::Seek) -> io::Result<()> {
     use zip::write::SimpleFileOptions;
     let mut archive = zip::ZipWriter::new(out);
@@ -409,6 +416,14 @@ mod tests {
         zip(&files, &mut first).expect("zip");
         zip(&files, &mut second).expect("zip");
         assert_eq!(first.into_inner(), second.into_inner());
+    }
+
+    #[test]
+    fn only_a_linux_program_is_one_judges_run() {
+        assert!(runs_on_judges(b"\x7fELF\x02\x01\x01"));
+        assert!(!runs_on_judges(b"MZ\x90\x00"));
+        assert!(!runs_on_judges(&[0xcf, 0xfa, 0xed, 0xfe]));
+        assert!(!runs_on_judges(b""));
     }
 
     /// On every host: a zip made on Windows once came out with entries
