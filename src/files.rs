@@ -41,18 +41,34 @@ fn duplicate(stream: &impl std::os::windows::io::AsHandle) -> io::Result<File> {
 /// file's: a console, a device, none at all.
 #[cfg(windows)]
 fn identity(handle: impl winapi_util::AsHandleRef) -> Option<(u64, u64)> {
-    // A pipe may answer with a volume and index of 0: only a disk file's count.
+    // A pipe may answer with a volume and index of 0: only a disk file's
+    // count, and one whose file system gives indexes (some network ones
+    // give 0 to every file, which would make every file the same).
     if !winapi_util::file::typ(&handle).ok()?.is_disk() {
         return None;
     }
     let information = winapi_util::file::information(&handle).ok()?;
-    Some((information.volume_serial_number(), information.file_index()))
+    let index = information.file_index();
+    (index != 0).then(|| (information.volume_serial_number(), index))
 }
 
 /// The identity (see [`identity`]) of the file at `path`.
 #[cfg(windows)]
 fn identity_of(path: &Path) -> Option<(u64, u64)> {
-    identity(File::open(path).ok()?)
+    identity(open_to_ask(path).ok()?)
+}
+
+/// `path` opened only to ask what it is: with no access, which a file that
+/// may not be read allows too (a folder opens as well).
+#[cfg(windows)]
+fn open_to_ask(path: &Path) -> io::Result<File> {
+    use std::os::windows::fs::OpenOptionsExt;
+    /// FILE_FLAG_BACKUP_SEMANTICS: a folder opens too.
+    const BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    std::fs::OpenOptions::new()
+        .access_mode(0)
+        .custom_flags(BACKUP_SEMANTICS)
+        .open(path)
 }
 
 /// A standard stream, read or written as a blocking one even if whoever
@@ -266,10 +282,12 @@ impl Output {
             _ => path.clone(),
         };
         let existing = std::fs::symlink_metadata(&target).ok();
-        // Something that opens but has no metadata is a device (Windows'
-        // `NUL`, `CON`): written where it is, as `/dev/null` is.
+        // Windows' devices (`NUL`, `CON`) have no metadata, but open: one
+        // is written where it is, as `/dev/null` is.
+        #[cfg(windows)]
         if existing.is_none()
             && let Ok(device) = std::fs::OpenOptions::new().write(true).open(path)
+            && winapi_util::file::typ(&device).is_ok_and(|kind| !kind.is_disk())
         {
             return Ok(Output {
                 to: Destination::Stream(Waiting(device)),
@@ -566,11 +584,12 @@ fn replaced_whole(path: &Path, meta: &std::fs::Metadata) -> bool {
         (meta.nlink() > 1, writer.is_root() || writer.as_raw() == meta.uid())
     };
     // Windows keeps a file's links in its information, not its metadata.
+    // Links that cannot be counted may be there: the file is written into.
     #[cfg(windows)]
     let (other_names, owner_kept) = (
-        File::open(path)
+        open_to_ask(path)
             .and_then(winapi_util::file::information)
-            .is_ok_and(|information| information.number_of_links() > 1),
+            .map_or(true, |information| information.number_of_links() > 1),
         true,
     );
     meta.file_type().is_file() && !other_names && owner_kept

@@ -389,16 +389,25 @@ fn a_wrong_result_deep_in_a_large_output_is_found_by_case_and_move() {
     let at = (wrong_case - 1) * RIGHT.len();
     output.replace_range(at..at + RIGHT.len(), WRONG);
     let output_file = dir.path().join("big.out");
-    fs::write(&output_file, output).expect("temporary file");
-    tictactoe()
-        .args(["check", "--protocol", "oj"])
-        .arg(&input)
-        .arg(&output_file)
-        .assert()
-        .code(1)
-        .stdout(predicate::str::starts_with(format!(
-            "wrong answer: case {wrong_case}, move 7: expected 1, found 0\n"
-        )));
+    fs::write(&output_file, &output).expect("temporary file");
+    // As a file, and on Unix through a pipe larger than its buffer too,
+    // while the answer is computed from the input beside it.
+    let mut outputs = vec![(output_file.into_os_string(), String::new())];
+    if cfg!(unix) {
+        outputs.push(("/dev/stdin".into(), output));
+    }
+    for (output, stdin) in outputs {
+        tictactoe()
+            .args(["check", "--protocol", "oj"])
+            .arg(&input)
+            .arg(output)
+            .write_stdin(stdin)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::starts_with(format!(
+                "wrong answer: case {wrong_case}, move 7: expected 1, found 0\n"
+            )));
+    }
 }
 
 #[test]

@@ -25,7 +25,8 @@ accepted and wrong-answer submissions (C++ and Python).
 By default a copy of this binary ships inside each validator, with `build` and
 `run` scripts that still work when an import flattens the folder and keeps the
 run bit only on those two (DOMjudge does). Build the copy for the judge host:
-a static Linux binary runs anywhere. --use-path writes scripts that call
+a static Linux binary runs anywhere; a build that is no Linux program
+(Windows, macOS) refuses to ship itself. --use-path writes scripts that call
 `tictactoe` on the judge's PATH instead.
 
 problem.yaml names `the problem setter` as rights owner and credits, under
@@ -111,12 +112,12 @@ pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> 
         })?;
         let binary = fs::read(&exe).map_err(|source| Error::Open { path: exe, source })?;
         if !package::runs_on_judges(&binary) {
-            return Err(Error::Usage(format!(
-                "this tictactoe is a {} program, and judges run Linux: run `package` \
-                 with a Linux build (cargo judge-build), or give --use-path to call \
-                 the judge's own tictactoe",
-                std::env::consts::OS
-            )));
+            return Err(Error::Usage(
+                "this tictactoe is no Linux program, and judges run Linux: run \
+                 `package` with a Linux build (cargo judge-build), or give --use-path \
+                 to call the judge's own tictactoe"
+                    .into(),
+            ));
         }
         Some(binary)
     };

@@ -252,6 +252,8 @@ pub fn run(command: &[String], input: Input, limits: Limits, output_cap: usize) 
 
 /// What a run reads on its standard input.
 #[derive(Clone, Copy, Debug)]
+// Read only by the Unix runner; elsewhere runs are refused.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub enum Input<'a> {
     /// A file by its path: a test's input.
     Path(&'a Path),
@@ -658,7 +660,7 @@ pub fn progress_bar(len: Option<u64>, what: &str) -> indicatif::ProgressBar {
 
 /// Whether solutions can run on this platform at all, the built-in solver's
 /// runs included (they are supervised like any other): asked before any
-/// test runs, so that Windows gets one message, not a failure a test.
+/// test runs, so that Windows gets one message, not one failure per test.
 pub fn runs_solutions_here() -> Result<(), String> {
     if cfg!(unix) {
         Ok(())

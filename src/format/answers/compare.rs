@@ -46,7 +46,7 @@ pub enum Difference {
         holder: CaseHolder,
         /// 1-based case.
         case: u64,
-        /// Results expected on the line.
+        /// Results expected in the line (or array).
         expected: u64,
         /// Results found.
         found: u64,
@@ -57,7 +57,7 @@ pub enum Difference {
         holder: CaseHolder,
         /// 1-based case.
         case: u64,
-        /// Results expected on the line.
+        /// Results expected in the line (or array).
         expected: u64,
         /// Tokens found.
         found: u64,
@@ -68,7 +68,7 @@ pub enum Difference {
     FewerLines {
         /// What holds a case's results.
         holder: CaseHolder,
-        /// Lines (cases) missing.
+        /// Lines (or arrays: cases) missing.
         missing: u64,
         /// Cases the output has.
         cases: u64,
@@ -77,7 +77,7 @@ pub enum Difference {
     MoreLines {
         /// What holds a case's results.
         holder: CaseHolder,
-        /// Lines holding tokens after the last case.
+        /// Lines (or arrays) holding tokens after the last case.
         extra: u64,
         /// The expected number of cases.
         cases: u64,
