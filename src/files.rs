@@ -71,6 +71,12 @@ fn open_to_ask(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// What a folder named as an input or the output is told, on every
+/// platform (Windows would say "Access denied").
+fn is_a_directory() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
+}
+
 /// A standard stream, read or written as a blocking one even if whoever
 /// passed it left its descriptor non-blocking (a pipe shared with a
 /// program that wanted that): a read or write that would block waits until
@@ -158,7 +164,6 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
                 path: path.clone(),
                 source,
             };
-            let is_a_directory = || io::Error::new(io::ErrorKind::IsADirectory, "is a directory");
             // Windows refuses to open a directory ("Access denied"): say
             // what it is, as on Unix.
             let file = File::open(path).map_err(|error| {
@@ -252,11 +257,7 @@ impl Output {
         let cannot_create = |source: io::Error| Error::CreateOutput {
             path: path.clone(),
             // Windows says "Access denied" of a folder: say what it is.
-            source: if path.is_dir() {
-                io::Error::new(io::ErrorKind::IsADirectory, "is a directory")
-            } else {
-                source
-            },
+            source: if path.is_dir() { is_a_directory() } else { source },
         };
         // `/dev/stdout`, or any name of the file standard output is open on:
         // written through standard output, so that a shell's `>>` appends.
