@@ -452,7 +452,7 @@ fn plain_check_reads_the_output_from_stdin_and_exits_0_when_equal() {
 #[test]
 fn judges_compare_tokens_by_default_and_lines_when_asked() {
     let reflowed = "\n0 0 0\n0 0 0\n1";
-    // Kattis: tokens, as its default validator; lines under BAPCtools'
+    // Kattis: tokens, as its default validator; exact under BAPCtools'
     // space_change_sensitive.
     assert_eq!(kattis(ANSWER, reflowed).0, Some(42));
     let feedback = tempfile::tempdir().expect("temporary directory");
@@ -542,4 +542,60 @@ fn an_option_after_the_files_is_refused_not_taken_for_a_judge_flag() {
         .stderr(predicate::str::contains(
             "--compare must come before the files",
         ));
+}
+
+#[test]
+fn kattis_under_space_change_sensitive_holds_the_output_to_the_answers_bytes() {
+    let feedback = tempfile::tempdir().expect("temporary directory");
+    let strictly = |output: &str| {
+        let status = tictactoe()
+            .args(["check", "--protocol", "kattis", INPUT, ANSWER])
+            .arg(feedback.path())
+            .arg("space_change_sensitive")
+            .write_stdin(output.to_owned())
+            .output()
+            .expect("binary runs")
+            .status
+            .code();
+        let message =
+            fs::read_to_string(feedback.path().join("judgemessage.txt")).expect("a judge message");
+        (status, message)
+    };
+    assert_eq!(strictly(RIGHT).0, Some(42));
+    let crlf = RIGHT.replace('\n', "\r\n");
+    let (status, message) = strictly(&crlf);
+    assert_eq!(status, Some(43));
+    assert!(
+        message.contains("line 1, column 14: expected a line feed, found a carriage return"),
+        "{message}"
+    );
+    // The answer's own layout is the standard: a CRLF answer asks for CRLF,
+    // and is no judge failure.
+    let crlf_answer = feedback.path().join("crlf.ans");
+    fs::write(&crlf_answer, &crlf).expect("answer written");
+    let status = |output: &str| {
+        tictactoe()
+            .args(["check", "--protocol", "kattis", INPUT])
+            .arg(&crlf_answer)
+            .arg(feedback.path())
+            .arg("space_change_sensitive")
+            .write_stdin(output.to_owned())
+            .output()
+            .expect("binary runs")
+            .status
+            .code()
+    };
+    assert_eq!(status(&crlf), Some(42));
+    assert_eq!(status(RIGHT), Some(43));
+}
+
+#[test]
+fn json_names_the_exact_comparison() {
+    tictactoe()
+        .args(["check", "--json", "--compare", "exact", ANSWER])
+        .write_stdin(format!("{RIGHT} "))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(r#""compare": "exact""#))
+        .stdout(predicate::str::contains(r#""verdict": "PE""#));
 }

@@ -213,3 +213,156 @@ fn oj_test_judges_with_tictactoe_check() {
         assert!(report.contains(verdict), "{source}: {}", describe(&output));
     }
 }
+
+/// problemtools' own default output validator: the program a Kattis judge
+/// compares with when a problem has no validator of its own.
+fn kattis_default_validator() -> PathBuf {
+    let path = common::judge_path();
+    let bin = std::env::split_paths(&path)
+        .find(|folder| folder.join("verifyproblem").is_file())
+        .expect("verifyproblem on PATH: run `bash .ci/judge-tools`");
+    let output = Command::new(bin.join("python3"))
+        .args([
+            "-c",
+            "import os, problemtools; \
+             print(os.path.join(os.path.dirname(problemtools.__file__), 'support', 'default_validator'))",
+        ])
+        .output()
+        .expect("the tools' Python runs");
+    let validator = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    assert!(validator.is_file(), "{}", describe(&output));
+    validator
+}
+
+/// Runs a Kattis output validator on `output` the way the judge does:
+/// `IN ANS FEEDBACK_DIR [flags] < output`.
+fn kattis_status(validator: &Command, dir: &Path, flags: &[&str], output: &[u8]) -> Option<i32> {
+    let feedback = tempfile::tempdir_in(dir).expect("feedback folder");
+    let team = dir.join("team.out");
+    fs::write(&team, output).expect("output written");
+    let mut command = Command::new(validator.get_program());
+    command
+        .args(validator.get_args())
+        .arg(dir.join("case.in"))
+        .arg(dir.join("case.ans"))
+        .arg(feedback.path())
+        .args(flags)
+        .stdin(fs::File::open(&team).expect("output opens"));
+    command.output().expect("validator runs").status.code()
+}
+
+#[test]
+fn check_judges_every_layout_as_kattis_default_validator_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = tictactoe(&[
+        "gen",
+        "--seed",
+        "7",
+        "--cases",
+        "3",
+        "--max-n",
+        "4",
+        "--max-moves",
+        "8",
+    ]);
+    fs::write(dir.path().join("case.in"), &input).expect("input written");
+    let answer = tictactoe(&[dir.path().join("case.in").to_str().expect("UTF-8 path")]);
+    fs::write(dir.path().join("case.ans"), &answer).expect("answer written");
+    let text = String::from_utf8(answer.clone()).expect("an answer is text");
+    let lines: Vec<&str> = text.lines().collect();
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut wrong = answer.clone();
+    let last_digit = wrong.len() - 2;
+    wrong[last_digit] = if wrong[last_digit] == b'0' {
+        b'1'
+    } else {
+        b'0'
+    };
+    let layouts: Vec<(&str, Vec<u8>)> = vec![
+        ("the answer", answer.clone()),
+        ("CRLF line ends", text.replace('\n', "\r\n").into_bytes()),
+        (
+            "a space ending each line",
+            text.replace('\n', " \n").into_bytes(),
+        ),
+        ("no final line feed", text.trim_end().as_bytes().to_vec()),
+        ("an empty line after", format!("{text}\n").into_bytes()),
+        (
+            "spaces after the last line",
+            format!("{text}  ").into_bytes(),
+        ),
+        ("a space first", format!(" {text}").into_bytes()),
+        (
+            "two spaces between results",
+            text.replace(' ', "  ").into_bytes(),
+        ),
+        ("tabs between results", text.replace(' ', "\t").into_bytes()),
+        (
+            "every result on one line",
+            format!("{}\n", tokens.join(" ")).into_bytes(),
+        ),
+        (
+            "a result a line",
+            format!("{}\n", tokens.join("\n")).into_bytes(),
+        ),
+        (
+            "the lines joined by blank lines",
+            format!("{}\n", lines.join("\n\n")).into_bytes(),
+        ),
+        ("a wrong result", wrong),
+        (
+            "the last result missing",
+            answer[..answer.len() - 2].to_vec(),
+        ),
+        ("an extra result", format!("{text}0\n").into_bytes()),
+        (
+            "a result written 00",
+            text.replacen('0', "00", 1).into_bytes(),
+        ),
+        (
+            "a result written +1",
+            text.replacen('1', "+1", 1).into_bytes(),
+        ),
+        ("nothing", Vec::new()),
+        ("a line feed only", b"\n".to_vec()),
+        (
+            "a byte order mark first",
+            [&b"\xEF\xBB\xBF"[..], &answer].concat(),
+        ),
+        (
+            "form feeds between results",
+            text.replace(' ', "\x0c").into_bytes(),
+        ),
+        (
+            "vertical tabs ending lines",
+            text.replace('\n', "\x0b").into_bytes(),
+        ),
+        ("CRs ending lines", text.replace('\n', "\r").into_bytes()),
+    ];
+    let default_validator = Command::new(kattis_default_validator());
+    let mut check = Command::new(common::binary());
+    check.args(["check", "--protocol", "kattis"]);
+    let flag_sets: [&[&str]; 4] = [
+        &[],
+        &["space_change_sensitive"],
+        &["case_sensitive"],
+        &["case_sensitive", "space_change_sensitive"],
+    ];
+    let mut disagreements = Vec::new();
+    for flags in flag_sets {
+        for (layout, output) in &layouts {
+            let kattis = kattis_status(&default_validator, dir.path(), flags, output);
+            let ours = kattis_status(&check, dir.path(), flags, output);
+            assert!(
+                matches!(kattis, Some(42 | 43)),
+                "{layout} {flags:?}: the default validator exited {kattis:?}"
+            );
+            if ours != kattis {
+                disagreements.push(format!(
+                    "{layout} {flags:?}: default validator {kattis:?}, check {ours:?}"
+                ));
+            }
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}

@@ -9,7 +9,7 @@ use super::{FormatArg, RulesArgs, ThreadsArgs, usage_error};
 use crate::error::{Error, InputName};
 use crate::files::InputSource;
 use crate::judging::check::{CheckFiles, judge};
-use crate::format::answers::{Letters, Mode};
+use crate::format::answers::{Mode, Reading};
 use crate::game::Rules;
 use crate::judging::{Protocol, Verdict, VerdictKind};
 use clap::builder::{OsStringValueParser, TypedValueParser};
@@ -28,8 +28,9 @@ Arguments by protocol:
 
 Results are compared one line per case (--compare lines: the plain protocol's
 default), or in order with any whitespace between them (--compare tokens: the
-default of testlib, kattis and oj, as judges' default validators compare;
-lines again when a Kattis judge passes space_change_sensitive). Whenever
+default of testlib, kattis and oj, as judges' default validators compare), or
+byte for byte, whitespace included (--compare exact: the kattis default when
+the judge passes space_change_sensitive, as Kattis's default validator). Whenever
 the input is known (--input, or IN) the expected answer is recomputed from it:
 an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.
@@ -82,7 +83,7 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     format: FormatArg,
     /// How the output must be laid out [default: lines for plain, tokens
-    /// for testlib, kattis and oj; lines when a Kattis judge passes
+    /// for testlib, kattis and oj; exact when a Kattis judge passes
     /// `space_change_sensitive`].
     #[arg(long, value_enum, value_name = "MODE")]
     compare: Option<CompareArg>,
@@ -100,6 +101,8 @@ pub(super) enum CompareArg {
     Lines,
     /// The results in order, separated by any whitespace.
     Tokens,
+    /// The expected answer's bytes, whitespace included.
+    Exact,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -206,19 +209,20 @@ impl CheckArgs {
         let mode = match (self.compare, self.protocol) {
             (Some(CompareArg::Lines), _) => Mode::Lines,
             (Some(CompareArg::Tokens), _) => Mode::Tokens,
+            (Some(CompareArg::Exact), _) => Mode::Exact,
             (None, ProtocolArg::Plain) => Mode::Lines,
-            (None, ProtocolArg::Kattis) if space_change_sensitive => Mode::Lines,
+            // As the judge's default validator would compare.
+            (None, ProtocolArg::Kattis) if space_change_sensitive => Mode::Exact,
             (None, _) => Mode::Tokens,
         };
-        // Kattis's and DOMjudge's default validators ignore letter case
-        // unless told `case_sensitive` (BAPCtools checks that an output
-        // validator takes an answer with its case swapped).
-        let letters = if self.protocol == ProtocolArg::Kattis
-            && !judge_flags.clone().any(|flag| flag == "case_sensitive")
-        {
-            Letters::AnyCase
+        // Tokens are read as Kattis's and DOMjudge's default validators
+        // read them: letters' case ignored unless told `case_sensitive`
+        // (BAPCtools checks that an output validator takes an answer with
+        // its case swapped), and C's whitespace.
+        let reading = if self.protocol == ProtocolArg::Kattis {
+            Reading::kattis(judge_flags.clone().any(|flag| flag == "case_sensitive"))
         } else {
-            Letters::Exact
+            Reading::default()
         };
         let mut files = self.files.into_iter();
         let mut next = || files.next();
@@ -232,7 +236,7 @@ impl CheckArgs {
                 threads: self.threads.count(),
                 format: self.format.into_format(),
                 mode,
-                letters,
+                reading,
             },
             feedback_dir: None,
             report: None,
@@ -308,7 +312,7 @@ impl CheckConfig {
                 threads: 0,
                 format: None,
                 mode: Mode::Lines,
-                letters: Letters::Exact,
+                reading: Reading::default(),
             },
             feedback_dir: None,
             report: None,
@@ -392,6 +396,7 @@ fn deliver(
             "compare": match config.files.mode {
                 Mode::Lines => "lines",
                 Mode::Tokens => "tokens",
+                Mode::Exact => "exact",
             },
             "status": config.protocol.check_status(verdict.kind),
         });

@@ -25,7 +25,7 @@ const PEEK: usize = 8 * 1024;
 pub const PEEK_MAX: usize = 1024 * 1024;
 
 /// UTF-8's byte order mark, which some editors put before a text file.
-const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+pub const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// Decides the format of `input`: LeetCode when its first non-whitespace
 /// byte is `[`, else Coding Ninjas (an input of only whitespace included, so

@@ -3,7 +3,7 @@
 use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
 use crate::files::{self, Held, InputSource, Rereadable};
-use crate::format::answers::{Comparison, Difference, Letters, Mode, Side, compare_letters};
+use crate::format::answers::{Comparison, Difference, Mode, Reading, Side, compare_read};
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::Format;
 use crate::format::cases::{self, Cases};
@@ -34,8 +34,9 @@ pub struct CheckFiles {
     pub format: Option<Format>,
     /// How the output is held to the answer's layout.
     pub mode: Mode,
-    /// Whether LeetCode's `null` must be written in lower case.
-    pub letters: Letters,
+    /// How tokens are read: whether LeetCode's `null` must be written in
+    /// lower case, and which bytes separate them.
+    pub reading: Reading,
 }
 
 /// The input and the expected answer as files that can be read again:
@@ -96,10 +97,16 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
         // the answer file's trailing blank lines are not cases.
         let mut input_cases = None;
         if let (Some(input), Some(expected)) = (&sources.input, &sources.expected) {
-            // The answer file must be the answer to the input.
+            // The answer file must be the answer to the input. Compared
+            // exactly, its spacing is the standard the output is held to
+            // (a judge's CRLF answer asks for CRLF), not a fault.
             let (answer, answer_name) = expected.open()?;
+            let answer_mode = match config.mode {
+                Mode::Exact => Mode::Lines,
+                mode => mode,
+            };
             let against_input = recomputed(input, config, |recomputed| {
-                compare_letters(recomputed, answer, config.mode, config.letters)
+                compare_read(recomputed, answer, answer_mode, config.reading)
                     .map_err(|side| read_error(side, &answer_name, &answer_name))
             });
             match against_input {
@@ -133,7 +140,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
             (None, Some(input)) => {
                 let (output, output_name) = files::open(&config.output)?;
                 let compared = recomputed(input, config, |recomputed| {
-                    compare_letters(recomputed, output, config.mode, config.letters)
+                    compare_read(recomputed, output, config.mode, config.reading)
                         .map_err(|side| read_error(side, &InputName::Stdin, &output_name))
                 });
                 match compared {
@@ -162,7 +169,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
 fn against_answer(config: &CheckFiles, expected: &Rereadable) -> Result<Comparison, Error> {
     let (output, output_name) = files::open(&config.output)?;
     let (answer, expected_name) = expected.open()?;
-    compare_letters(answer, output, config.mode, config.letters).map_err(|side| read_error(side, &expected_name, &output_name))
+    compare_read(answer, output, config.mode, config.reading).map_err(|side| read_error(side, &expected_name, &output_name))
 }
 
 /// The verdict on a comparison, with the move explained when it is one.

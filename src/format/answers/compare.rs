@@ -5,12 +5,13 @@
 //! game's terms (case and move), and classed the way judges class it: a
 //! wrong result, or output that is not in the required form at all.
 
+use super::exact::compare_exact;
 use super::leetcode::Lines;
 use super::read::{AnswerReader, Item};
 use crate::format::Format;
-use crate::format::cases::detect_past_mark;
+use crate::format::cases::{BYTE_ORDER_MARK, detect_past_mark};
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Cursor, Read};
 
 /// The first way the output departs from the expected answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +97,18 @@ pub enum Difference {
         /// The first extra token, quoted.
         found: String,
     },
+    /// Compared exactly: every result is right, but the bytes around them
+    /// (spaces, line ends, a byte order mark) are not the expected ones.
+    Spacing {
+        /// 1-based line of the first differing byte.
+        line: u64,
+        /// 1-based byte column of the first differing byte.
+        column: u64,
+        /// The expected byte; `None` where the answer ends.
+        expected: Option<u8>,
+        /// The byte found; `None` where the output ends.
+        found: Option<u8>,
+    },
     /// The expected answer itself holds a token that is not a result: the
     /// judge's fault, not the solution's.
     MalformedAnswer {
@@ -169,6 +182,19 @@ impl CaseHolder {
             CaseHolder::Line => plural(count, "line", "lines"),
             CaseHolder::Array => plural(count, "array", "arrays"),
         }
+    }
+}
+
+/// A byte as a message names it; `None` is where a side ends.
+fn describe_byte(byte: Option<u8>) -> String {
+    match byte {
+        None => "the end of the output".into(),
+        Some(b' ') => "a space".into(),
+        Some(b'\t') => "a tab".into(),
+        Some(b'\r') => "a carriage return".into(),
+        Some(b'\n') => "a line feed".into(),
+        Some(byte) if byte.is_ascii_graphic() => format!("\"{}\"", char::from(byte)),
+        Some(byte) => format!("byte 0x{byte:02X}"),
     }
 }
 
@@ -277,6 +303,18 @@ impl fmt::Display for Difference {
                 f,
                 "the output goes on after the last result (case {cases}): found {found}"
             ),
+            Difference::Spacing {
+                line,
+                column,
+                expected,
+                found,
+            } => write!(
+                f,
+                "line {line}, column {column}: expected {}, found {} \
+                 (compared exactly, whitespace included)",
+                describe_byte(*expected),
+                describe_byte(*found)
+            ),
             Difference::MalformedAnswer { line, found } => write!(
                 f,
                 "the expected answer is malformed: line {line} holds {found}, not a result"
@@ -319,6 +357,10 @@ pub enum Mode {
     /// Kattis's and DOMjudge's default output validators and token-reading
     /// testlib checkers compare.
     Tokens,
+    /// The expected answer's bytes, whitespace included (letters' case as
+    /// [`Letters`] says): as Kattis's default output validator compares
+    /// when a judge passes `space_change_sensitive`.
+    Exact,
 }
 
 /// Whether letters must match in case. Results are digits: the only
@@ -333,6 +375,43 @@ pub enum Letters {
     AnyCase,
 }
 
+/// Which bytes separate tokens, as a judge's default validator reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spaces {
+    /// Spaces, tabs, CRs and LFs, with a UTF-8 byte order mark before the
+    /// first token skipped: testlib's reading, and this tool's.
+    #[default]
+    Testlib,
+    /// C's whitespace (vertical tabs and form feeds too), and a byte order
+    /// mark is bytes of the first token: Kattis's and DOMjudge's default
+    /// output validators read with C++ streams.
+    CStreams,
+}
+
+/// How the tokens of both sides are read: their letters and what separates them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Whether letters must match in case.
+    pub letters: Letters,
+    /// Which bytes separate tokens.
+    pub spaces: Spaces,
+}
+
+impl Reading {
+    /// As Kattis's default output validator reads, letters' case ignored
+    /// unless the judge passes `case_sensitive`.
+    pub fn kattis(case_sensitive: bool) -> Reading {
+        Reading {
+            letters: if case_sensitive {
+                Letters::Exact
+            } else {
+                Letters::AnyCase
+            },
+            spaces: Spaces::CStreams,
+        }
+    }
+}
+
 /// Compares `found` with `expected`, streaming both, and stops at the first
 /// difference: the one comparison `check`, `test` and `stress` judge by.
 ///
@@ -340,40 +419,85 @@ pub enum Letters {
 /// (`[null,0,1]`) when its first non-whitespace byte is `[`, else Coding
 /// Ninjas lines (`0 1`).
 pub fn compare(expected: impl Read, found: impl Read, mode: Mode) -> Result<Comparison, Side> {
-    compare_letters(expected, found, mode, Letters::Exact)
+    compare_read(expected, found, mode, Reading::default())
 }
 
-/// [`compare`], with letters matched as `letters` says.
-pub fn compare_letters(
+/// [`compare`], with tokens read as `reading` says.
+pub fn compare_read(
     expected: impl Read,
     found: impl Read,
     mode: Mode,
-    letters: Letters,
+    reading: Reading,
 ) -> Result<Comparison, Side> {
+    let by_tokens = match mode {
+        Mode::Lines => false,
+        Mode::Tokens => true,
+        // The results by lines, and the bytes around them beside.
+        Mode::Exact => return compare_exact(expected, found, reading),
+    };
+    compare_leniently(expected, found, by_tokens, reading)
+}
+
+/// [`compare_read`] by lines or, if `by_tokens`, by tokens: the results
+/// in order, whitespace only where it separates them.
+pub(super) fn compare_leniently(
+    expected: impl Read,
+    found: impl Read,
+    by_tokens: bool,
+    reading: Reading,
+) -> Result<Comparison, Side> {
+    let letters = reading.letters;
+    let c_streams = reading.spaces == Spaces::CStreams;
+    let (expected, found) = (CSpaces(expected, c_streams), CSpaces(found, c_streams));
     // A byte order mark before either is dropped: testlib skips one
-    // before the output, and some editors write one.
-    let (format, _, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
-    let (_, _, found) = detect_past_mark(found).map_err(Side::Found)?;
-    match (format, mode) {
-        (Format::CodingNinjas, Mode::Lines) => {
+    // before the output, and some editors write one. C++ streams do not.
+    let (format, marked, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
+    let expected = Cursor::new(kept_mark(marked && c_streams)).chain(expected);
+    let (_, marked, found) = detect_past_mark(found).map_err(Side::Found)?;
+    let found = Cursor::new(kept_mark(marked && c_streams)).chain(found);
+    match (format, by_tokens) {
+        (Format::CodingNinjas, false) => {
             compare_lines(expected, found, false, CaseHolder::Line)
         }
         // A LeetCode line with no results, `[null]`, is text like any other.
-        (Format::Leetcode, Mode::Lines) => compare_lines(
+        (Format::Leetcode, false) => compare_lines(
             Lines::new(expected).with_letters(letters),
             Lines::new(found).with_letters(letters),
             true,
             CaseHolder::Line,
         ),
-        (Format::CodingNinjas, Mode::Tokens) => compare_tokens(expected, found),
+        (Format::CodingNinjas, true) => compare_tokens(expected, found),
         // By tokens, whitespace never counts, but a LeetCode test case's
         // array does: its `]` ends the case as a line end does by lines.
-        (Format::Leetcode, Mode::Tokens) => compare_lines(
+        (Format::Leetcode, true) => compare_lines(
             Lines::arrays(expected).with_letters(letters),
             Lines::arrays(found).with_letters(letters),
             true,
             CaseHolder::Array,
         ),
+    }
+}
+
+/// The byte order mark a reading keeps, if it keeps one.
+fn kept_mark(kept: bool) -> &'static [u8] {
+    if kept { BYTE_ORDER_MARK } else { &[] }
+}
+
+/// A side's reader that, if `.1`, passes C's other whitespace (vertical
+/// tabs and form feeds) on as spaces, which the answer reader knows.
+struct CSpaces<R>(R, bool);
+
+impl<R: Read> Read for CSpaces<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.0.read(buf)?;
+        if self.1 {
+            for byte in &mut buf[..read] {
+                if matches!(*byte, b'\x0b' | b'\x0c') {
+                    *byte = b' ';
+                }
+            }
+        }
+        Ok(read)
     }
 }
 

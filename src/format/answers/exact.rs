@@ -1,0 +1,322 @@
+//! An output held to the expected answer byte for byte, whitespace included: as Kattis's default validator compares when a judge passes `space_change_sensitive`.
+//!
+//! The results are compared as by lines, so a wrong result is still named
+//! by its case and move. Beside that comparison, the bytes each side reads
+//! are matched against the other's as they arrive, and the first place
+//! where they part is kept: it is the difference when the results agree.
+
+use super::compare::{Comparison, Difference, Letters, Reading, Side, compare_leniently};
+use std::cell::RefCell;
+use std::io::{self, Read};
+use std::rc::Rc;
+
+/// [`compare_read`](super::compare_read) with [`Mode::Exact`](super::Mode::Exact).
+pub(super) fn compare_exact(
+    expected: impl Read,
+    found: impl Read,
+    reading: Reading,
+) -> Result<Comparison, Side> {
+    let matcher = Rc::new(RefCell::new(Matcher::new(reading.letters == Letters::AnyCase)));
+    let mut expected = Watched {
+        inner: expected,
+        side: Which::Expected,
+        matcher: Rc::clone(&matcher),
+    };
+    let mut found = Watched {
+        inner: found,
+        side: Which::Found,
+        matcher: Rc::clone(&matcher),
+    };
+    let compared = compare_leniently(&mut expected, &mut found, false, reading)?;
+    if let Comparison::Differs(_) = compared {
+        // A wrong or missing result says more than where the bytes part.
+        return Ok(compared);
+    }
+    // The results agree, so both sides were read to their ends; whatever a
+    // reader left unread still counts.
+    drain(&mut expected).map_err(Side::Expected)?;
+    drain(&mut found).map_err(Side::Found)?;
+    let parted = matcher.borrow().parted;
+    Ok(match parted {
+        Some(parting) => Comparison::Differs(Difference::Spacing {
+            line: parting.line,
+            column: parting.column,
+            expected: parting.expected,
+            found: parting.found,
+        }),
+        None => compared,
+    })
+}
+
+fn drain(reader: &mut impl Read) -> io::Result<()> {
+    io::copy(reader, &mut io::sink()).map(|_| ())
+}
+
+/// One side of the comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    Expected,
+    Found,
+}
+
+impl Which {
+    fn index(self) -> usize {
+        match self {
+            Which::Expected => 0,
+            Which::Found => 1,
+        }
+    }
+
+    fn other(self) -> Which {
+        match self {
+            Which::Expected => Which::Found,
+            Which::Found => Which::Expected,
+        }
+    }
+}
+
+/// Where the two sides' bytes first differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Parting {
+    /// 1-based line of the first differing byte.
+    line: u64,
+    /// 1-based byte column of the first differing byte.
+    column: u64,
+    /// The expected byte there; `None` at the answer's end.
+    expected: Option<u8>,
+    /// The byte found there; `None` at the output's end.
+    found: Option<u8>,
+}
+
+/// Matches the bytes of the two sides as each reads them.
+///
+/// Until they part, both sides' readers stand at the same offset (equal
+/// bytes hold equal items, which the comparison reads in step), so the
+/// side ahead is ahead by at most what its reader buffers: the bytes kept
+/// for the other side to match stay within that.
+struct Matcher {
+    /// Bytes the side ahead has read that the other has not yet:
+    /// `pending[pending_start..]`.
+    pending: Vec<u8>,
+    pending_start: usize,
+    /// Which side `pending` came from.
+    ahead: Which,
+    /// Whether each side has read its end.
+    ended: [bool; 2],
+    /// Position of the next byte to match.
+    line: u64,
+    column: u64,
+    /// Whether ASCII letters match in either case.
+    fold_case: bool,
+    /// The first difference; nothing is matched after it.
+    parted: Option<Parting>,
+}
+
+impl Matcher {
+    fn new(fold_case: bool) -> Matcher {
+        Matcher {
+            pending: Vec::new(),
+            pending_start: 0,
+            ahead: Which::Expected,
+            ended: [false; 2],
+            line: 1,
+            column: 1,
+            fold_case,
+            parted: None,
+        }
+    }
+
+    /// Takes the bytes `side` has just read; none means its end.
+    fn arrived(&mut self, side: Which, mut bytes: &[u8]) {
+        if self.parted.is_some() {
+            return;
+        }
+        let other = side.other();
+        if self.pending_start == self.pending.len() {
+            self.pending.clear();
+            self.pending_start = 0;
+        } else if self.ahead == other {
+            let waiting = &self.pending[self.pending_start..];
+            let common = waiting.len().min(bytes.len());
+            let fold_case = self.fold_case;
+            let differs = waiting[..common]
+                .iter()
+                .zip(&bytes[..common])
+                .position(|(&a, &b)| !(a == b || fold_case && a.eq_ignore_ascii_case(&b)));
+            if let Some(at) = differs {
+                let theirs = waiting[at];
+                self.advance_over(at, bytes);
+                self.part(side, Some(bytes[at]), Some(theirs));
+                return;
+            }
+            if bytes.is_empty() {
+                let theirs = waiting[0];
+                self.part(side, None, Some(theirs));
+                return;
+            }
+            self.advance_over(common, bytes);
+            self.pending_start += common;
+            bytes = &bytes[common..];
+            if bytes.is_empty() {
+                return;
+            }
+            self.pending.clear();
+            self.pending_start = 0;
+        }
+        if bytes.is_empty() {
+            self.ended[side.index()] = true;
+        } else if self.ended[other.index()] {
+            self.part(side, Some(bytes[0]), None);
+        } else {
+            self.ahead = side;
+            self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// Moves the position past the first `count` of `bytes`, matched.
+    fn advance_over(&mut self, count: usize, bytes: &[u8]) {
+        let matched = &bytes[..count];
+        match memchr::memrchr(b'\n', matched) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', matched).count() as u64;
+                self.column = (count - last) as u64;
+            }
+            None => self.column += count as u64,
+        }
+    }
+
+    /// Records the first difference: `mine` from `side`, `theirs` from the other.
+    fn part(&mut self, side: Which, mine: Option<u8>, theirs: Option<u8>) {
+        let (expected, found) = match side {
+            Which::Expected => (mine, theirs),
+            Which::Found => (theirs, mine),
+        };
+        self.parted = Some(Parting {
+            line: self.line,
+            column: self.column,
+            expected,
+            found,
+        });
+        self.pending = Vec::new();
+        self.pending_start = 0;
+    }
+}
+
+/// A side's reader, whose bytes go to the matcher as they are read.
+struct Watched<R> {
+    inner: R,
+    side: Which,
+    matcher: Rc<RefCell<Matcher>>,
+}
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        // An empty buffer reads nothing, which is not the end.
+        if !buf.is_empty() {
+            self.matcher.borrow_mut().arrived(self.side, &buf[..read]);
+        }
+        Ok(read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What comparing exactly says, as text.
+    fn compared(expected: &[u8], found: &[u8]) -> String {
+        match compare_exact(expected, found, Reading::default()) {
+            Ok(Comparison::Same { cases, results }) => format!("same: {cases} {results}"),
+            Ok(Comparison::Differs(difference)) => difference.to_string(),
+            Err(_) => panic!("in memory"),
+        }
+    }
+
+    #[test]
+    fn identical_bytes_are_the_same() {
+        assert_eq!(compared(b"0 1\n2\n", b"0 1\n2\n"), "same: 2 3");
+        assert_eq!(compared(b"0 1\r\n", b"0 1\r\n"), "same: 1 2");
+        assert_eq!(compared(b"", b""), "same: 0 0");
+    }
+
+    #[test]
+    fn any_change_of_spacing_is_named_where_it_is() {
+        assert_eq!(
+            compared(b"0 1\n2\n", b"0 1\r\n2\n"),
+            "line 1, column 4: expected a line feed, found a carriage return \
+             (compared exactly, whitespace included)"
+        );
+        assert_eq!(
+            compared(b"0 1\n2\n", b"0 1\n2"),
+            "line 2, column 2: expected a line feed, found the end of the output \
+             (compared exactly, whitespace included)"
+        );
+        assert_eq!(
+            compared(b"0 1\n2\n", b"0 1\n2\n\n"),
+            "line 3, column 1: expected the end of the output, found a line feed \
+             (compared exactly, whitespace included)"
+        );
+        assert_eq!(
+            compared(b"0 1\n", b"0  1\n"),
+            "line 1, column 3: expected \"1\", found a space \
+             (compared exactly, whitespace included)"
+        );
+        assert_eq!(
+            compared(b"0\n", b"\xEF\xBB\xBF0\n"),
+            "line 1, column 1: expected \"0\", found byte 0xEF \
+             (compared exactly, whitespace included)"
+        );
+    }
+
+    #[test]
+    fn a_wrong_result_is_named_by_case_and_move_first() {
+        assert_eq!(
+            compared(b"0 1\n0 0\n", b"0 1\r\n0 2\r\n"),
+            "case 2, move 2: expected 0, found 2"
+        );
+    }
+
+    #[test]
+    fn letters_may_match_in_either_case() {
+        let any_case = compare_exact(&b"[null,0]\n"[..], &b"[NULL,0]\n"[..], Reading::kattis(false));
+        assert!(matches!(any_case, Ok(Comparison::Same { .. })), "{any_case:?}");
+    }
+
+    /// Reads its bytes a few at a time, so that the sides' reads interleave
+    /// in every way.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let count = self.1.min(buf.len()).min(self.0.len());
+            buf[..count].copy_from_slice(&self.0[..count]);
+            self.0 = &self.0[count..];
+            Ok(count)
+        }
+    }
+
+    #[test]
+    fn reads_of_any_size_find_the_same_place() {
+        let answer = "0 0 1\n".repeat(50_000);
+        let mut output = answer.clone().into_bytes();
+        let at = answer[..answer.len() - 1000].rfind(' ').expect("a space");
+        output[at] = b'\t';
+        let line = answer[..at].matches('\n').count() + 1;
+        let column = at - answer[..at].rfind('\n').map_or(0, |last| last + 1) + 1;
+        for (a, b) in [(1, 7), (7, 1), (4096, 3), (3, 1 << 20), (1 << 20, 1 << 20)] {
+            let compared = compare_exact(
+                Trickle(answer.as_bytes(), a),
+                Trickle(&output, b),
+                Reading::default(),
+            );
+            let Ok(Comparison::Differs(Difference::Spacing {
+                line: l, column: c, ..
+            })) = compared
+            else {
+                panic!("{compared:?}");
+            };
+            assert_eq!((l, c), (line as u64, column as u64), "reads of {a} and {b}");
+        }
+    }
+}
