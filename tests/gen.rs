@@ -278,6 +278,44 @@ fn a_folder_gets_numbered_tests_with_the_solvers_answers() {
 }
 
 #[test]
+fn a_folder_left_halfway_is_finished_by_the_same_command() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generate = |seed: &str| {
+        let mut command = tictactoe();
+        command
+            .args(["gen", "--seed", seed, "--count", "4", "--out-dir"])
+            .arg(dir.path());
+        command
+    };
+    generate("6").assert().success();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).expect("test written");
+    let whole: Vec<Vec<u8>> = ["02.ans", "03.in", "03.ans", "04.in", "04.ans"]
+        .into_iter()
+        .map(read)
+        .collect();
+    // As a run stopped after 02.in leaves the folder.
+    for name in ["02.ans", "03.in", "03.ans", "04.in", "04.ans"] {
+        std::fs::remove_file(dir.path().join(name)).expect("test removed");
+    }
+    generate("6").assert().success().stderr("");
+    let again: Vec<Vec<u8>> = ["02.ans", "03.in", "03.ans", "04.in", "04.ans"]
+        .into_iter()
+        .map(read)
+        .collect();
+    assert_eq!(whole, again);
+    // Another seed's tests are other bytes: nothing is replaced, or written.
+    std::fs::remove_file(dir.path().join("04.ans")).expect("answer removed");
+    generate("7")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "01.in exists and is not what this command writes",
+        ));
+    assert!(!dir.path().join("04.ans").exists());
+    assert_eq!(read("03.in"), whole[1]);
+}
+
+#[test]
 fn settings_that_cannot_make_a_file_are_a_usage_error_that_says_why() {
     tictactoe()
         .args(["gen", "--cases", "101"])

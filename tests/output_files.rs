@@ -104,7 +104,10 @@ fn gen_does_not_replace_tests_unless_forced() {
     generate(&[])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("unless given --force"));
+        .stderr(predicates::str::contains(
+            "02.ans exists and is not what this command writes: gen does not replace tests \
+         unless given --force",
+        ));
     assert_eq!(
         fs::read_to_string(folder.join("02.ans")).expect("answer"),
         "hand-made\n"

@@ -9,7 +9,7 @@ use crate::judging::generate::{Spec, write_all_games, write_file_as};
 use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::fs::{self, File};
-use std::io::{BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub(super) const GEN_HELP: &str = "\
@@ -132,35 +132,155 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
             (dir.join(format!("{name}.in")), dir.join(format!("{name}.ans")))
         })
         .collect();
-    // Nothing is written if anything would be replaced unasked.
-    if !config.force
-        && let Some(existing) = tests
-            .iter()
-            .flat_map(|(input, answer)| [input, answer])
-            .find(|path| path.exists())
-    {
-        return Err(Error::Usage(format!(
-            "{} exists: gen does not replace tests unless given --force",
-            existing.display()
-        )));
-    }
+    // Nothing is written if anything would be replaced unasked. A test
+    // that already holds the bytes this command writes is kept as it is,
+    // so that a run stopped halfway is finished by running it again.
+    let mut to_write = Vec::with_capacity(tests.len());
     for (number, (input, answer)) in (1..).zip(&tests) {
-        let mut written = Output::create(&OutputTarget::Path(input.clone()), &[])?;
-        write_file_as(&config.spec, number, config.format, &mut written).map_err(Error::Write)?;
-        written.finish()?;
-        let source = File::open(input).map_err(|source| Error::Open {
-            path: input.clone(),
-            source,
-        })?;
-        let mut solved = Output::create(&OutputTarget::Path(answer.clone()), &[])?;
-        run_stream_as(
-            BufReader::new(source),
-            InputName::Path(input.clone()),
-            Some(config.format),
-            config.answer_rules,
-            &mut solved,
-        )?;
-        solved.finish()?;
+        let written = if config.force {
+            Written::Neither
+        } else {
+            already_written(config, number, input, answer)?
+        };
+        to_write.push((number, input, answer, written));
+    }
+    for (number, input, answer, written) in to_write {
+        if written == Written::Neither {
+            let mut output = Output::create(&OutputTarget::Path(input.clone()), &[])?;
+            write_file_as(&config.spec, number, config.format, &mut output)
+                .map_err(Error::Write)?;
+            output.finish()?;
+        }
+        if written != Written::Both {
+            let mut solved = Output::create(&OutputTarget::Path(answer.clone()), &[])?;
+            solve_test(config, input, &mut solved)?;
+            solved.finish()?;
+        }
     }
     Ok(())
+}
+
+/// What a folder already holds of a test, as this command would write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    Neither,
+    Input,
+    Both,
+}
+
+/// How much of test `number` is already in the folder, byte for byte;
+/// a usage error if a file there holds anything else.
+fn already_written(
+    config: &GenConfig,
+    number: u64,
+    input: &Path,
+    answer: &Path,
+) -> Result<Written, Error> {
+    let refuse = |path: &Path| {
+        Err(Error::Usage(format!(
+            "{} exists and is not what this command writes: gen does not replace \
+             tests unless given --force",
+            path.display()
+        )))
+    };
+    if !input.exists() {
+        return if answer.exists() { refuse(answer) } else { Ok(Written::Neither) };
+    }
+    let mut same = SameBytes::of(input)?;
+    write_file_as(&config.spec, number, config.format, &mut same).map_err(|source| {
+        Error::Read {
+            input: InputName::Path(input.to_path_buf()),
+            source,
+        }
+    })?;
+    if !same.finish()? {
+        return refuse(input);
+    }
+    if !answer.exists() {
+        return Ok(Written::Input);
+    }
+    let mut same = SameBytes::of(answer)?;
+    match solve_test(config, input, &mut same) {
+        Err(Error::Write(source)) => Err(Error::Read {
+            input: InputName::Path(answer.to_path_buf()),
+            source,
+        }),
+        solved => solved,
+    }?;
+    if !same.finish()? {
+        return refuse(answer);
+    }
+    Ok(Written::Both)
+}
+
+/// Writes the answer to the test input at `input`.
+fn solve_test(config: &GenConfig, input: &Path, output: impl Write) -> Result<(), Error> {
+    let source = File::open(input).map_err(|source| Error::Open {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    run_stream_as(
+        BufReader::new(source),
+        InputName::Path(input.to_path_buf()),
+        Some(config.format),
+        config.answer_rules,
+        output,
+    )
+}
+
+/// A writer that takes what is written and says whether a file holds
+/// exactly those bytes, reading the file in step with the writes.
+struct SameBytes {
+    path: PathBuf,
+    file: BufReader<File>,
+    same: bool,
+    scratch: Vec<u8>,
+}
+
+impl SameBytes {
+    fn of(path: &Path) -> Result<SameBytes, Error> {
+        let file = File::open(path).map_err(|source| Error::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(SameBytes {
+            path: path.to_path_buf(),
+            file: BufReader::new(file),
+            same: true,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Whether everything written was the file's bytes, and the file holds no more.
+    fn finish(mut self) -> Result<bool, Error> {
+        if self.same {
+            self.scratch.clear();
+            let read = (&mut self.file)
+                .take(1)
+                .read_to_end(&mut self.scratch)
+                .map_err(|source| Error::Read {
+                    input: InputName::Path(self.path.clone()),
+                    source,
+                })?;
+            self.same = read == 0;
+        }
+        Ok(self.same)
+    }
+}
+
+impl Write for SameBytes {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.same {
+            self.scratch.clear();
+            (&mut self.file)
+                .take(bytes.len() as u64)
+                .read_to_end(&mut self.scratch)?;
+            self.same = self.scratch == bytes;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
