@@ -316,6 +316,31 @@ fn a_folder_left_halfway_is_finished_by_the_same_command() {
 }
 
 #[test]
+fn a_folder_keeps_one_numbering_unless_forced() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generate = |count: &str, force: bool| {
+        let mut command = tictactoe();
+        command
+            .args(["gen", "--seed", "6", "--count", count, "--out-dir"])
+            .arg(dir.path())
+            .args(force.then_some("--force"));
+        command
+    };
+    generate("3", false).assert().success();
+    // Hand-made tests beside them are no numbering of gen's.
+    std::fs::write(dir.path().join("1.in"), "1\n3\n5\n").expect("hand-made test");
+    generate("100", false)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("numbered for another --count"))
+        .stderr(predicate::str::contains("001.in to"));
+    assert!(!dir.path().join("001.in").exists());
+    generate("100", true).assert().success();
+    assert!(dir.path().join("100.ans").exists());
+    generate("4", false).assert().code(2);
+}
+
+#[test]
 fn settings_that_cannot_make_a_file_are_a_usage_error_that_says_why() {
     tictactoe()
         .args(["gen", "--cases", "101"])

@@ -132,6 +132,17 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
             (dir.join(format!("{name}.in")), dir.join(format!("{name}.ans")))
         })
         .collect();
+    if !config.force
+        && let Some(other) = other_numbering(dir, width)?
+    {
+        return Err(Error::Usage(format!(
+            "{} is a test numbered for another --count (this command writes {} to {}): \
+             gen does not mix numberings in a folder unless given --force",
+            other.display(),
+            tests[0].0.display(),
+            tests[tests.len() - 1].0.display()
+        )));
+    }
     // Nothing is written if anything would be replaced unasked. A test
     // that already holds the bytes this command writes is kept as it is,
     // so that a run stopped halfway is finished by running it again.
@@ -158,6 +169,27 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// A test in `dir` that `gen` could have written with another `--count`
+/// (`01.in` where this one writes `001.in`): the folder would hold two
+/// numberings of the same streams.
+fn other_numbering(dir: &Path, width: usize) -> Result<Option<PathBuf>, Error> {
+    let unreadable = |source| Error::Read {
+        input: InputName::Path(dir.to_path_buf()),
+        source,
+    };
+    for entry in fs::read_dir(dir).map_err(unreadable)? {
+        let name = entry.map_err(unreadable)?.file_name();
+        let Some((stem, extension)) = name.to_str().and_then(|name| name.rsplit_once('.')) else {
+            continue;
+        };
+        let numbered = stem.len() >= 2 && stem.bytes().all(|byte| byte.is_ascii_digit());
+        if numbered && stem.len() != width && matches!(extension, "in" | "ans") {
+            return Ok(Some(dir.join(name)));
+        }
+    }
+    Ok(None)
 }
 
 /// What a folder already holds of a test, as this command would write it.
