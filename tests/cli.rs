@@ -136,6 +136,42 @@ fn a_full_disk_exits_74_with_a_message() {
     );
 }
 
+/// Linux only: `/dev/full` is Linux's.
+#[cfg(target_os = "linux")]
+#[test]
+fn testlibs_verdicts_survive_a_full_standard_error() {
+    let with_full_stderr = |args: &[&str], stdin: &str| {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+        let mut child = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(full)
+            .spawn()
+            .expect("binary runs");
+        let mut input = child.stdin.take().expect("stdin piped");
+        input.write_all(stdin.as_bytes()).expect("input written");
+        drop(input);
+        child.wait().expect("binary ends").code()
+    };
+    let check = |output: &str| {
+        let args = [
+            "check",
+            "--protocol",
+            "testlib",
+            "fixtures/check/example.input",
+        ];
+        let args = [&args[..], &[output, "fixtures/check/example.answer"]].concat();
+        with_full_stderr(&args, "")
+    };
+    // As testlib's fprintf to standard error fails unseen.
+    assert_eq!(check("fixtures/check/example-wrong.output"), Some(1));
+    assert_eq!(check("fixtures/check/example.answer"), Some(0));
+    let validate = ["validate", "--protocol", "testlib"];
+    assert_eq!(with_full_stderr(&validate, "1\n3\n1\n0 0 1\n"), Some(3));
+}
+
 #[test]
 fn a_closed_output_pipe_ends_quietly_with_status_0() {
     // Many cases, so that output is still being written when the pipe closes.

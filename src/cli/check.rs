@@ -418,6 +418,12 @@ fn deliver(
             // a pointer to it on standard error. The move's explanation
             // has no place in either.
             let message = testlib_message(&verdict.message);
+            // testlib writes its standard error with fprintf and never
+            // looks at the result: the exit status is the verdict, even
+            // when standard error is full or closed.
+            let write_stderr = |text: &str| {
+                let _ = write_all(stderr, text);
+            };
             match &config.report {
                 Some(path) => {
                     let text = if config.appes {
@@ -432,13 +438,19 @@ fn deliver(
                     };
                     if write_file(path, &text).is_err() {
                         // testlib: "Can not write to the result file" is FAIL.
-                        let line = format!("FAIL Can not write to the result file {}\n", path.display());
-                        write_all(stderr, &line)?;
+                        write_stderr(&format!(
+                            "FAIL Can not write to the result file {}\n",
+                            path.display()
+                        ));
                         return Ok(Some(VerdictKind::JudgeFailure));
                     }
-                    write_all(stderr, "\nSee file to check exit message\n").map(|()| None)
+                    write_stderr("\nSee file to check exit message\n");
+                    Ok(None)
                 }
-                None => write_all(stderr, &format!("{label} {message}\n")).map(|()| None),
+                None => {
+                    write_stderr(&format!("{label} {message}\n"));
+                    Ok(None)
+                }
             }
         }
         Protocol::Kattis => {
