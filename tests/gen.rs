@@ -313,6 +313,43 @@ fn a_folder_left_halfway_is_finished_by_the_same_command() {
         ));
     assert!(!dir.path().join("04.ans").exists());
     assert_eq!(read("03.in"), whole[1]);
+    // An answer without its input is not this command's either.
+    std::fs::remove_file(dir.path().join("03.in")).expect("input removed");
+    generate("6")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("03.ans exists and"))
+        .stderr(predicate::str::contains("03.in does not"));
+}
+
+/// Unix only: FIFOs and symbolic links are made the Unix way.
+#[cfg(unix)]
+#[test]
+fn tests_that_are_not_plain_files_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let refused = |name: &str| {
+        tictactoe()
+            .args(["gen", "--seed", "5", "--count", "3", "--out-dir"])
+            .arg(dir.path())
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{name} exists and is not a plain file"
+            )));
+        assert!(!dir.path().join("01.ans").exists(), "nothing written");
+    };
+    // A FIFO would wait for a writer forever.
+    let fifo = dir.path().join("02.in");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.expect("mkfifo runs").success());
+    refused("02.in");
+    std::fs::remove_file(&fifo).expect("FIFO removed");
+    std::fs::create_dir(dir.path().join("01.in")).expect("folder made");
+    refused("01.in");
+    std::fs::remove_dir(dir.path().join("01.in")).expect("folder removed");
+    std::os::unix::fs::symlink("/nonexistent/x", dir.path().join("03.ans")).expect("link made");
+    refused("03.ans");
 }
 
 #[test]

@@ -213,6 +213,42 @@ fn validate_check_convert_and_trace_stream_past_the_long_token() {
     );
 }
 
+#[test]
+fn an_exact_check_matches_a_run_of_space_longer_than_memory() {
+    // The comparison reads the answer's whole run before the output's: the
+    // bytes between are not held, but matched by a digest.
+    let run = Hostile {
+        before: "0",
+        filler: b' ',
+        after: " 1\n",
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let answer = dir.path().join("answer");
+    let mut out = io::BufWriter::new(fs::File::create(&answer).expect("temp file"));
+    run.write_to(&mut out).expect("answer written");
+    out.flush().expect("answer written");
+    let answer = answer.to_str().expect("UTF-8 path");
+    let args = ["check", "--compare", "exact", answer, INPUT];
+    both_ways(&args, &run, |output| {
+        assert!(output.status.success(), "{}", stderr(output));
+        assert_eq!(stdout(output), "ok: 1 case, 2 results\n");
+    });
+    let one_more_space = Hostile {
+        after: "  1\n",
+        ..run
+    };
+    both_ways(&args, &one_more_space, |output| {
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+        // Where the digest took over: the run's first bytes were matched
+        // one by one.
+        assert!(
+            stdout(output).contains("the output's bytes from here on are not the expected"),
+            "{}",
+            stdout(output)
+        );
+    });
+}
+
 /// A transcript whose first move's arguments hold `LONG` bytes of space.
 const SPACE_IN_A_MOVE: Hostile = Hostile {
     before: "[\"TicTacToe\",\"move\",\"move\"]\n[[3],[1,",

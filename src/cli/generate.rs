@@ -208,16 +208,29 @@ fn already_written(
     input: &Path,
     answer: &Path,
 ) -> Result<Written, Error> {
-    let refuse = |path: &Path| {
+    let refuse = |path: &Path, why: &str| {
         Err(Error::Usage(format!(
-            "{} exists and is not what this command writes: gen does not replace \
-             tests unless given --force",
+            "{} exists and {why}: gen does not replace tests unless given --force",
             path.display()
         )))
     };
-    if !input.exists() {
-        return if answer.exists() { refuse(answer) } else { Ok(Written::Neither) };
+    // A link counts as there, whether or not it points anywhere; only a
+    // plain file is read (a FIFO would wait for a writer).
+    let there = |path: &Path| fs::symlink_metadata(path).is_ok();
+    let plain_file = |path: &Path| fs::metadata(path).is_ok_and(|meta| meta.is_file());
+    for path in [input, answer] {
+        if there(path) && !plain_file(path) {
+            return refuse(path, "is not a plain file");
+        }
     }
+    if !there(input) {
+        return if there(answer) {
+            refuse(answer, &format!("{} does not", input.display()))
+        } else {
+            Ok(Written::Neither)
+        };
+    }
+    let refuse = |path: &Path| refuse(path, "is not what this command writes");
     let mut same = SameBytes::of(input)?;
     write_file_as(&config.spec, number, config.format, &mut same).map_err(|source| {
         Error::Read {
@@ -228,7 +241,7 @@ fn already_written(
     if !same.finish()? {
         return refuse(input);
     }
-    if !answer.exists() {
+    if !there(answer) {
         return Ok(Written::Input);
     }
     let mut same = SameBytes::of(answer)?;

@@ -104,10 +104,10 @@ pub enum Difference {
         line: u64,
         /// 1-based byte column of the first differing byte.
         column: u64,
-        /// The expected byte; `None` where the answer ends.
-        expected: Option<u8>,
-        /// The byte found; `None` where the output ends.
-        found: Option<u8>,
+        /// The expected byte.
+        expected: Byte,
+        /// The byte found.
+        found: Byte,
     },
     /// The expected answer itself holds a token that is not a result: the
     /// judge's fault, not the solution's.
@@ -185,16 +185,37 @@ impl CaseHolder {
     }
 }
 
-/// A byte as a message names it; `None` is where a side ends.
-fn describe_byte(byte: Option<u8>) -> String {
-    match byte {
-        None => "the end of the output".into(),
-        Some(b' ') => "a space".into(),
-        Some(b'\t') => "a tab".into(),
-        Some(b'\r') => "a carriage return".into(),
-        Some(b'\n') => "a line feed".into(),
-        Some(byte) if byte.is_ascii_graphic() => format!("\"{}\"", char::from(byte)),
-        Some(byte) => format!("byte 0x{byte:02X}"),
+/// What one side holds where an exact comparison found the sides part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Byte {
+    /// This byte.
+    Is(u8),
+    /// The side's end.
+    End,
+    /// Not known: past a run of whitespace too long to hold, the rest of
+    /// both sides was compared by a digest, which says only that they
+    /// differ somewhere from here on.
+    Unknown,
+}
+
+impl From<Option<u8>> for Byte {
+    fn from(byte: Option<u8>) -> Byte {
+        byte.map_or(Byte::End, Byte::Is)
+    }
+}
+
+impl fmt::Display for Byte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Byte::End => f.write_str("the end of the output"),
+            Byte::Unknown => f.write_str("other bytes"),
+            Byte::Is(b' ') => f.write_str("a space"),
+            Byte::Is(b'\t') => f.write_str("a tab"),
+            Byte::Is(b'\r') => f.write_str("a carriage return"),
+            Byte::Is(b'\n') => f.write_str("a line feed"),
+            Byte::Is(byte) if byte.is_ascii_graphic() => write!(f, "\"{}\"", char::from(byte)),
+            Byte::Is(byte) => write!(f, "byte 0x{byte:02X}"),
+        }
     }
 }
 
@@ -306,14 +327,22 @@ impl fmt::Display for Difference {
             Difference::Spacing {
                 line,
                 column,
+                expected: Byte::Unknown,
+                ..
+            } => write!(
+                f,
+                "line {line}, column {column}: the output's bytes from here on are not \
+                 the expected answer's (compared exactly, whitespace included)"
+            ),
+            Difference::Spacing {
+                line,
+                column,
                 expected,
                 found,
             } => write!(
                 f,
-                "line {line}, column {column}: expected {}, found {} \
-                 (compared exactly, whitespace included)",
-                describe_byte(*expected),
-                describe_byte(*found)
+                "line {line}, column {column}: expected {expected}, found {found} \
+                 (compared exactly, whitespace included)"
             ),
             Difference::MalformedAnswer { line, found } => write!(
                 f,
@@ -383,8 +412,9 @@ pub enum Spaces {
     #[default]
     Testlib,
     /// C's whitespace (vertical tabs and form feeds too), and a byte order
-    /// mark is bytes of the first token: Kattis's and DOMjudge's default
-    /// output validators read with C++ streams.
+    /// mark before the output is bytes of its first token, unless the
+    /// answer has one too (the answer's is read past): Kattis's and
+    /// DOMjudge's default output validators read with C++ streams.
     CStreams,
 }
 
@@ -450,11 +480,14 @@ pub(super) fn compare_leniently(
     let c_streams = reading.spaces == Spaces::CStreams;
     let (expected, found) = (CSpaces(expected, c_streams), CSpaces(found, c_streams));
     // A byte order mark before either is dropped: testlib skips one
-    // before the output, and some editors write one. C++ streams do not.
-    let (format, marked, expected) = detect_past_mark(expected).map_err(Side::Expected)?;
-    let expected = Cursor::new(kept_mark(marked && c_streams)).chain(expected);
-    let (_, marked, found) = detect_past_mark(found).map_err(Side::Found)?;
-    let found = Cursor::new(kept_mark(marked && c_streams)).chain(found);
+    // before the output, and some editors write one. C++ streams do not:
+    // there a mark is bytes of the first token, the same only when both
+    // sides have it. The answer's own is still read past (a judge's file).
+    let (format, expected_marked, expected) =
+        detect_past_mark(expected).map_err(Side::Expected)?;
+    let (_, found_marked, found) = detect_past_mark(found).map_err(Side::Found)?;
+    let keep_mark = c_streams && found_marked && !expected_marked;
+    let found = Cursor::new(kept_mark(keep_mark)).chain(found);
     match (format, by_tokens) {
         (Format::CodingNinjas, false) => {
             compare_lines(expected, found, false, CaseHolder::Line)

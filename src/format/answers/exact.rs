@@ -6,7 +6,9 @@
 //! where they part is kept: it is the difference when the results agree.
 
 use super::compare::{Comparison, Difference, Letters, Reading, Side, compare_leniently};
+use super::compare::Byte;
 use std::cell::RefCell;
+use std::hash::{BuildHasher, DefaultHasher, Hasher, RandomState};
 use std::io::{self, Read};
 use std::rc::Rc;
 
@@ -36,7 +38,7 @@ pub(super) fn compare_exact(
     // reader left unread still counts.
     drain(&mut expected).map_err(Side::Expected)?;
     drain(&mut found).map_err(Side::Found)?;
-    let parted = matcher.borrow().parted;
+    let parted = matcher.borrow().parting();
     Ok(match parted {
         Some(parting) => Comparison::Differs(Difference::Spacing {
             line: parting.line,
@@ -82,18 +84,25 @@ struct Parting {
     line: u64,
     /// 1-based byte column of the first differing byte.
     column: u64,
-    /// The expected byte there; `None` at the answer's end.
-    expected: Option<u8>,
-    /// The byte found there; `None` at the output's end.
-    found: Option<u8>,
+    /// The expected byte there.
+    expected: Byte,
+    /// The byte found there.
+    found: Byte,
 }
+
+/// The most bytes one side may be ahead of the other and still be matched
+/// byte by byte; past it, the rest of both sides is matched by a digest.
+const MOST_PENDING: usize = 4 * 1024 * 1024;
 
 /// Matches the bytes of the two sides as each reads them.
 ///
-/// Until they part, both sides' readers stand at the same offset (equal
+/// Until they part, both sides' readers stand at the same item (equal
 /// bytes hold equal items, which the comparison reads in step), so the
-/// side ahead is ahead by at most what its reader buffers: the bytes kept
-/// for the other side to match stay within that.
+/// side ahead is ahead by what its reader buffers, and by a run of
+/// whitespace: the comparison reads the answer's whole run before the
+/// output's. A run longer than [`MOST_PENDING`] (in a judge's answer, since
+/// the output's part from it at its first differing byte) is not held:
+/// from there the rest of both sides is compared by a keyed digest.
 struct Matcher {
     /// Bytes the side ahead has read that the other has not yet:
     /// `pending[pending_start..]`.
@@ -110,6 +119,14 @@ struct Matcher {
     fold_case: bool,
     /// The first difference; nothing is matched after it.
     parted: Option<Parting>,
+    /// The rest of both sides, once one got too far ahead.
+    rest: Option<Rest>,
+}
+
+/// Each side's bytes from one point on, as a digest and a length.
+struct Rest {
+    digests: [DefaultHasher; 2],
+    lengths: [u64; 2],
 }
 
 impl Matcher {
@@ -123,12 +140,17 @@ impl Matcher {
             column: 1,
             fold_case,
             parted: None,
+            rest: None,
         }
     }
 
     /// Takes the bytes `side` has just read; none means its end.
     fn arrived(&mut self, side: Which, mut bytes: &[u8]) {
         if self.parted.is_some() {
+            return;
+        }
+        if let Some(rest) = &mut self.rest {
+            rest.take(side, bytes, self.fold_case);
             return;
         }
         let other = side.other();
@@ -167,9 +189,34 @@ impl Matcher {
             self.ended[side.index()] = true;
         } else if self.ended[other.index()] {
             self.part(side, Some(bytes[0]), None);
+        } else if self.pending.len() - self.pending_start + bytes.len() > MOST_PENDING {
+            // From the next byte to match on, both sides go to a digest.
+            let keys = RandomState::new();
+            let mut rest = Rest {
+                digests: [keys.build_hasher(), keys.build_hasher()],
+                lengths: [0; 2],
+            };
+            rest.take(side, &self.pending[self.pending_start..], self.fold_case);
+            rest.take(side, bytes, self.fold_case);
+            self.rest = Some(rest);
+            self.pending = Vec::new();
+            self.pending_start = 0;
         } else {
             self.ahead = side;
             self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// The first difference, once both sides have been read to their ends.
+    fn parting(&self) -> Option<Parting> {
+        match &self.rest {
+            Some(rest) if rest.differs() => Some(Parting {
+                line: self.line,
+                column: self.column,
+                expected: Byte::Unknown,
+                found: Byte::Unknown,
+            }),
+            _ => self.parted,
         }
     }
 
@@ -194,11 +241,30 @@ impl Matcher {
         self.parted = Some(Parting {
             line: self.line,
             column: self.column,
-            expected,
-            found,
+            expected: Byte::from(expected),
+            found: Byte::from(found),
         });
         self.pending = Vec::new();
         self.pending_start = 0;
+    }
+}
+
+impl Rest {
+    fn take(&mut self, side: Which, bytes: &[u8], fold_case: bool) {
+        let digest = &mut self.digests[side.index()];
+        if fold_case {
+            for chunk in bytes.chunks(4096) {
+                digest.write(&chunk.to_ascii_lowercase());
+            }
+        } else {
+            digest.write(bytes);
+        }
+        self.lengths[side.index()] += bytes.len() as u64;
+    }
+
+    fn differs(&self) -> bool {
+        let [expected, found] = &self.digests;
+        self.lengths[0] != self.lengths[1] || expected.finish() != found.finish()
     }
 }
 
