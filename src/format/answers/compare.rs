@@ -524,10 +524,12 @@ impl<R: Read> Read for CSpaces<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let read = self.0.read(buf)?;
         if self.1 {
-            for byte in &mut buf[..read] {
-                if matches!(*byte, b'\x0b' | b'\x0c') {
-                    *byte = b' ';
-                }
+            let bytes = &mut buf[..read];
+            // Rare bytes, found at memchr's pace.
+            let mut from = 0;
+            while let Some(at) = memchr::memchr2(b'\x0b', b'\x0c', &bytes[from..]) {
+                bytes[from + at] = b' ';
+                from += at + 1;
             }
         }
         Ok(read)
@@ -539,7 +541,17 @@ impl<R: Read> Read for CSpaces<R> {
 fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, Side> {
     let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
     let mut found = Stream(AnswerReader::new(found), Side::Found);
-    let (mut cases, mut results, mut r#move) = (0, 0, 0);
+    // Whole lines the same on both sides are the same by tokens too: they
+    // are skipped as by lines, from the start of an answer's line, with the
+    // output past the line feed that ends its last result, if one does.
+    let skip_lines = |expected: &mut Stream<_>, found: &mut Stream<_>| {
+        if found.0.buffered().first() == Some(&b'\n') {
+            found.0.consume(1, 1);
+        }
+        skip_same::<b'\n', _, _>(&mut expected.0, &mut found.0)
+    };
+    let (mut cases, mut results) = skip_lines(&mut expected, &mut found);
+    let mut r#move = 0;
     let next_token = |found: &mut Stream<_>| loop {
         match found.next()? {
             Item::LineEnd => {}
@@ -575,7 +587,9 @@ fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, S
                 }
             }
             Item::LineEnd => {
-                cases += 1;
+                let (same_cases, same_results) = skip_lines(&mut expected, &mut found);
+                cases += 1 + same_cases;
+                results += same_results;
                 r#move = 0;
             }
             Item::End => {
@@ -1003,6 +1017,31 @@ mod tests {
 
     fn by_tokens(expected: &str, found: &str) -> Comparison {
         compare(expected.as_bytes(), found.as_bytes(), Mode::Tokens).expect("in memory")
+    }
+
+    #[test]
+    fn by_tokens_equal_lines_skipped_are_still_cases_and_results() {
+        let answer = "0 0 1\n".repeat(100_000);
+        assert_eq!(
+            by_tokens(&answer, &answer),
+            Comparison::Same {
+                cases: 100_000,
+                results: 300_000
+            }
+        );
+        let wrong_at = |found: &str| match by_tokens(&answer, found) {
+            Comparison::Differs(Difference::WrongResult { case, r#move, .. }) => (case, r#move),
+            other => panic!("{other:?}"),
+        };
+        let mut wrong = answer.clone();
+        let at = 6 * 69_999 + 4;
+        wrong.replace_range(at..=at, "2");
+        assert_eq!(wrong_at(&wrong), (70_000, 3));
+        // Reflowed from case 50,000 on: compared token by token from there.
+        let (same, reflowed) = wrong.split_at(6 * 49_999);
+        assert_eq!(wrong_at(&format!("{same}{}", reflowed.replace('\n', "\r\n"))), (70_000, 3));
+        let one_line = format!("{same}{}", reflowed.replace('\n', " "));
+        assert_eq!(wrong_at(&one_line), (70_000, 3));
     }
 
     #[test]
