@@ -450,7 +450,7 @@ fn plain_check_reads_the_output_from_stdin_and_exits_0_when_equal() {
 }
 
 #[test]
-fn judges_compare_tokens_by_default_and_lines_when_asked() {
+fn judges_compare_tokens_by_default_and_otherwise_when_asked() {
     let reflowed = "\n0 0 0\n0 0 0\n1";
     // Kattis: tokens, as its default validator; exact under BAPCtools'
     // space_change_sensitive.

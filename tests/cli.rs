@@ -170,6 +170,23 @@ fn testlibs_verdicts_survive_a_full_standard_error() {
     assert_eq!(check("fixtures/check/example.answer"), Some(0));
     let validate = ["validate", "--protocol", "testlib"];
     assert_eq!(with_full_stderr(&validate, "1\n3\n1\n0 0 1\n"), Some(3));
+    // A report that cannot be written to standard output is still an I/O
+    // error, after the FAIL line.
+    let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(validate)
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin piped");
+    input.write_all(b"1\n3\n1\n0 0 1\n").expect("input written");
+    drop(input);
+    let output = child.wait_with_output().expect("binary ends");
+    assert_eq!(output.status.code(), Some(74));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with("FAIL line 3, column 1:"), "{stderr}");
 }
 
 #[test]

@@ -365,7 +365,9 @@ fn a_folder_keeps_one_numbering_unless_forced() {
     };
     generate("3", false).assert().success();
     // Hand-made tests beside them are no numbering of gen's.
-    std::fs::write(dir.path().join("1.in"), "1\n3\n5\n").expect("hand-made test");
+    for name in ["1.in", "2024.in"] {
+        std::fs::write(dir.path().join(name), "1\n3\n5\n").expect("hand-made test");
+    }
     generate("100", false)
         .assert()
         .code(2)
@@ -375,6 +377,12 @@ fn a_folder_keeps_one_numbering_unless_forced() {
     generate("100", true).assert().success();
     assert!(dir.path().join("100.ans").exists());
     generate("4", false).assert().code(2);
+    tictactoe()
+        .args(["gen", "--count", "0", "--out-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--count"));
 }
 
 #[test]

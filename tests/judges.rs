@@ -347,7 +347,12 @@ fn check_judges_every_layout_as_kattis_default_validator_does() {
     // A judge's answer may be laid out otherwise: under
     // space_change_sensitive its layout is the one asked for.
     let text = String::from_utf8(answer.clone()).expect("an answer is text");
-    let odd_answer = format!("  {}", text.replacen('\n', "\n\n", 1).replace('\n', "\r\n"));
+    let odd_answer = format!(
+        "  {}",
+        text.replacen('\n', "\n\n", 1)
+            .replace('\n', "\r\n")
+            .replacen(' ', "\x0c", 1)
+    );
     let default_validator = Command::new(kattis_default_validator());
     let mut check = Command::new(common::binary());
     check.args(["check", "--protocol", "kattis"]);

@@ -29,8 +29,9 @@ Arguments by protocol:
 Results are compared one line per case (--compare lines: the plain protocol's
 default), or in order with any whitespace between them (--compare tokens: the
 default of testlib, kattis and oj, as judges' default validators compare), or
-byte for byte, whitespace included (--compare exact: the kattis default when
-the judge passes space_change_sensitive, as Kattis's default validator). Whenever
+as the expected answer's bytes, whitespace included (--compare exact: the kattis
+default when the judge passes space_change_sensitive, as Kattis's default
+validator compares, letters' case aside unless case_sensitive). Whenever
 the input is known (--input, or IN) the expected answer is recomputed from it:
 an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.

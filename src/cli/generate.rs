@@ -44,12 +44,19 @@ pub(super) struct GenArgs {
     )]
     all_games: Option<u32>,
     /// Write K tests to --out-dir instead of one file to standard output.
-    #[arg(long, value_name = "K", requires = "out_dir")]
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "out_dir",
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     count: Option<u64>,
     /// Write DIR/01.in ... with matching .ans files computed by the solver.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
-    /// Replace tests already in --out-dir (else gen refuses to touch them).
+    /// Replace tests already in --out-dir, and write beside tests of
+    /// another numbering (else gen refuses, but keeps a test that already
+    /// holds the bytes it would write).
     #[arg(long, requires = "out_dir")]
     force: bool,
     #[command(flatten)]
@@ -133,7 +140,7 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
         })
         .collect();
     if !config.force
-        && let Some(other) = other_numbering(dir, width)?
+        && let Some(other) = other_numbering(dir, width, config.count)?
     {
         return Err(Error::Usage(format!(
             "{} is a test numbered for another --count (this command writes {} to {}): \
@@ -171,10 +178,12 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// A test in `dir` that `gen` could have written with another `--count`
-/// (`01.in` where this one writes `001.in`): the folder would hold two
-/// numberings of the same streams.
-fn other_numbering(dir: &Path, width: usize) -> Result<Option<PathBuf>, Error> {
+/// A test in `dir` that `gen` could have written with another `--count`,
+/// numbered as one of the `count` this command writes but at another width
+/// (`01.in` where this one writes `001.in`): the folder would hold that
+/// test twice. Other names (`2024.in` beside `001.in` to `100.in`) are a
+/// setter's own.
+fn other_numbering(dir: &Path, width: usize, count: u64) -> Result<Option<PathBuf>, Error> {
     let unreadable = |source| Error::Read {
         input: InputName::Path(dir.to_path_buf()),
         source,
@@ -184,8 +193,11 @@ fn other_numbering(dir: &Path, width: usize) -> Result<Option<PathBuf>, Error> {
         let Some((stem, extension)) = name.to_str().and_then(|name| name.rsplit_once('.')) else {
             continue;
         };
-        let numbered = stem.len() >= 2 && stem.bytes().all(|byte| byte.is_ascii_digit());
-        if numbered && stem.len() != width && matches!(extension, "in" | "ans") {
+        let numbered = stem.len() >= 2
+            && stem.len() != width
+            && stem.bytes().all(|byte| byte.is_ascii_digit())
+            && stem.parse::<u64>().is_ok_and(|number| (1..=count).contains(&number));
+        if numbered && matches!(extension, "in" | "ans") {
             return Ok(Some(dir.join(name)));
         }
     }

@@ -199,7 +199,11 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
     // testlib writes nothing else on standard output: asked for the
     // overview log there (`stdout`), the report goes to standard error.
     let log_on_stdout = config.overview_log.as_deref().and_then(Path::to_str) == Some("stdout");
-    let (mut stdout, mut stderr) = (output, errors);
+    let mut stdout = output;
+    let mut stderr = Unchecked {
+        inner: errors,
+        unchecked: config.protocol == Protocol::Testlib,
+    };
     let written = if log_on_stdout {
         let mut fail_line = Vec::new();
         write_report(&report, &name, config, ("standard error", &mut stderr), &mut fail_line)
@@ -211,9 +215,6 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         // A reader that stopped listening (`| head`) must not turn an
         // invalid file's status into success.
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        // testlib writes its messages with fprintf and never looks at the
-        // result: its exit status is the verdict, whatever became of them.
-        Err(_) if config.protocol == Protocol::Testlib => {}
         Err(error) => return Err(Error::Write(error)),
         Ok(()) => {}
     }
@@ -332,13 +333,15 @@ fn write_report(
         InputName::Path(path) => format!("{}: ", path.display()),
     };
     let mut out = BufWriter::new(output);
-    if config.json {
-        serde_json::to_writer_pretty(&mut out, &report_json(report, name, config))?;
-        writeln!(out)?;
-        out.flush()?;
+    let reported = if config.json {
+        serde_json::to_writer_pretty(&mut out, &report_json(report, name, config))
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush())
     } else {
-        write_lines(report, &prefix, config, &mut out)?;
-    }
+        write_lines(report, &prefix, config, &mut out)
+    };
+    // The FAIL line is written even when the report could not be.
     if let (Protocol::Testlib, Some(first)) = (config.protocol, report.violations.first()) {
         // testlib's validators end with one `FAIL` line on standard error.
         let count = report.violations.len();
@@ -349,5 +352,29 @@ fn write_report(
         };
         writeln!(errors, "FAIL {prefix}{first}{more}")?;
     }
-    Ok(())
+    reported
+}
+
+/// Standard error as testlib writes it under its protocol: with fprintf,
+/// whose failure nobody looks at, so that the exit status stays the
+/// verdict when standard error is full or closed.
+struct Unchecked<W> {
+    inner: W,
+    unchecked: bool,
+}
+
+impl<W: Write> Write for Unchecked<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.inner.write(bytes) {
+            Err(_) if self.unchecked => Ok(bytes.len()),
+            written => written,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.inner.flush() {
+            Err(_) if self.unchecked => Ok(()),
+            flushed => flushed,
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use super::{Verdict, VerdictKind};
 use crate::error::{Error, InputName};
 use crate::files::{self, Held, InputSource, Rereadable};
-use crate::format::answers::{Comparison, Difference, Mode, Reading, Side, Spaces, compare_read};
+use crate::format::answers::{Comparison, Difference, Mode, Reading, Side, compare_read};
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::Format;
 use crate::format::cases::{self, Cases};
@@ -97,9 +97,9 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
         // the answer file's trailing blank lines are not cases.
         let mut input_cases = None;
         if let (Some(input), Some(expected)) = (&sources.input, &sources.expected) {
-            // The answer file must be the answer to the input, its results
-            // read as this tool reads a judge's files. Compared exactly,
-            // its spacing is the standard the output is held to (a judge's
+            // The answer file must be the answer to the input, its byte
+            // order mark read past (a judge's file). Compared exactly, its
+            // spacing is the standard the output is held to (a judge's
             // CRLF answer asks for CRLF), not a fault: its results are
             // only needed in order.
             let (answer, answer_name) = expected.open()?;
@@ -108,7 +108,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 mode => mode,
             };
             let answer_reading = Reading {
-                spaces: Spaces::Testlib,
+                output_mark_kept: false,
                 ..config.reading
             };
             let against_input = recomputed(input, config, |recomputed| {

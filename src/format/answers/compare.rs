@@ -104,10 +104,20 @@ pub enum Difference {
         line: u64,
         /// 1-based byte column of the first differing byte.
         column: u64,
-        /// The expected byte.
-        expected: Byte,
-        /// The byte found.
-        found: Byte,
+        /// The expected byte; `None` where the answer ends.
+        expected: Option<u8>,
+        /// The byte found; `None` where the output ends.
+        found: Option<u8>,
+    },
+    /// Compared exactly: every result is right, but from this place on the
+    /// bytes differ somewhere. Past a run of whitespace too long to hold,
+    /// the rest of both sides is compared by a digest, which does not say
+    /// where.
+    SpacingFrom {
+        /// 1-based line where the digest began.
+        line: u64,
+        /// 1-based byte column where the digest began.
+        column: u64,
     },
     /// The expected answer itself holds a token that is not a result: the
     /// judge's fault, not the solution's.
@@ -185,37 +195,16 @@ impl CaseHolder {
     }
 }
 
-/// What one side holds where an exact comparison found the sides part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Byte {
-    /// This byte.
-    Is(u8),
-    /// The side's end.
-    End,
-    /// Not known: past a run of whitespace too long to hold, the rest of
-    /// both sides was compared by a digest, which says only that they
-    /// differ somewhere from here on.
-    Unknown,
-}
-
-impl From<Option<u8>> for Byte {
-    fn from(byte: Option<u8>) -> Byte {
-        byte.map_or(Byte::End, Byte::Is)
-    }
-}
-
-impl fmt::Display for Byte {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Byte::End => f.write_str("the end of the output"),
-            Byte::Unknown => f.write_str("other bytes"),
-            Byte::Is(b' ') => f.write_str("a space"),
-            Byte::Is(b'\t') => f.write_str("a tab"),
-            Byte::Is(b'\r') => f.write_str("a carriage return"),
-            Byte::Is(b'\n') => f.write_str("a line feed"),
-            Byte::Is(byte) if byte.is_ascii_graphic() => write!(f, "\"{}\"", char::from(byte)),
-            Byte::Is(byte) => write!(f, "byte 0x{byte:02X}"),
-        }
+/// A byte as a message names it; `None` is where a side ends.
+fn describe_byte(byte: Option<u8>) -> String {
+    match byte {
+        None => "the end of the output".into(),
+        Some(b' ') => "a space".into(),
+        Some(b'\t') => "a tab".into(),
+        Some(b'\r') => "a carriage return".into(),
+        Some(b'\n') => "a line feed".into(),
+        Some(byte) if byte.is_ascii_graphic() => format!("\"{}\"", char::from(byte)),
+        Some(byte) => format!("byte 0x{byte:02X}"),
     }
 }
 
@@ -324,12 +313,7 @@ impl fmt::Display for Difference {
                 f,
                 "the output goes on after the last result (case {cases}): found {found}"
             ),
-            Difference::Spacing {
-                line,
-                column,
-                expected: Byte::Unknown,
-                ..
-            } => write!(
+            Difference::SpacingFrom { line, column } => write!(
                 f,
                 "line {line}, column {column}: the output's bytes from here on are not \
                  the expected answer's (compared exactly, whitespace included)"
@@ -341,8 +325,10 @@ impl fmt::Display for Difference {
                 found,
             } => write!(
                 f,
-                "line {line}, column {column}: expected {expected}, found {found} \
-                 (compared exactly, whitespace included)"
+                "line {line}, column {column}: expected {}, found {} \
+                 (compared exactly, whitespace included)",
+                describe_byte(*expected),
+                describe_byte(*found)
             ),
             Difference::MalformedAnswer { line, found } => write!(
                 f,
@@ -411,20 +397,23 @@ pub enum Spaces {
     /// first token skipped: testlib's reading, and this tool's.
     #[default]
     Testlib,
-    /// C's whitespace (vertical tabs and form feeds too), and a byte order
-    /// mark before the output is bytes of its first token, unless the
-    /// answer has one too (the answer's is read past): Kattis's and
+    /// C's whitespace, vertical tabs and form feeds too: Kattis's and
     /// DOMjudge's default output validators read with C++ streams.
     CStreams,
 }
 
-/// How the tokens of both sides are read: their letters and what separates them.
+/// How the tokens of both sides are read: their letters, what separates
+/// them, and a byte order mark.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reading {
     /// Whether letters must match in case.
     pub letters: Letters,
     /// Which bytes separate tokens.
     pub spaces: Spaces,
+    /// Whether a byte order mark before the output is bytes of its first
+    /// token, as for C++ streams, unless the answer starts with one too.
+    /// Else it is read past, as testlib does; the answer's always is.
+    pub output_mark_kept: bool,
 }
 
 impl Reading {
@@ -438,6 +427,7 @@ impl Reading {
                 Letters::AnyCase
             },
             spaces: Spaces::CStreams,
+            output_mark_kept: true,
         }
     }
 }
@@ -477,16 +467,23 @@ pub(super) fn compare_leniently(
     reading: Reading,
 ) -> Result<Comparison, Side> {
     let letters = reading.letters;
-    let c_streams = reading.spaces == Spaces::CStreams;
-    let (expected, found) = (CSpaces(expected, c_streams), CSpaces(found, c_streams));
+    let c_spaces = reading.spaces == Spaces::CStreams;
+    let expected = CSpaces {
+        inner: expected,
+        c_spaces,
+    };
+    let found = CSpaces {
+        inner: found,
+        c_spaces,
+    };
     // A byte order mark before either is dropped: testlib skips one
     // before the output, and some editors write one. C++ streams do not:
     // there a mark is bytes of the first token, the same only when both
-    // sides have it. The answer's own is still read past (a judge's file).
+    // sides have it. The answer's own is read past (a judge's file).
     let (format, expected_marked, expected) =
         detect_past_mark(expected).map_err(Side::Expected)?;
     let (_, found_marked, found) = detect_past_mark(found).map_err(Side::Found)?;
-    let keep_mark = c_streams && found_marked && !expected_marked;
+    let keep_mark = reading.output_mark_kept && found_marked && !expected_marked;
     let found = Cursor::new(kept_mark(keep_mark)).chain(found);
     match (format, by_tokens) {
         (Format::CodingNinjas, false) => {
@@ -516,14 +513,17 @@ fn kept_mark(kept: bool) -> &'static [u8] {
     if kept { BYTE_ORDER_MARK } else { &[] }
 }
 
-/// A side's reader that, if `.1`, passes C's other whitespace (vertical
-/// tabs and form feeds) on as spaces, which the answer reader knows.
-struct CSpaces<R>(R, bool);
+/// A side's reader that, if `c_spaces`, passes C's other whitespace
+/// (vertical tabs and form feeds) on as spaces, which the answer reader knows.
+struct CSpaces<R> {
+    inner: R,
+    c_spaces: bool,
+}
 
 impl<R: Read> Read for CSpaces<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let read = self.0.read(buf)?;
-        if self.1 {
+        let read = self.inner.read(buf)?;
+        if self.c_spaces {
             let bytes = &mut buf[..read];
             // Rare bytes, found at memchr's pace.
             let mut from = 0;
@@ -542,16 +542,16 @@ fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, S
     let mut expected = Stream(AnswerReader::new(expected), Side::Expected);
     let mut found = Stream(AnswerReader::new(found), Side::Found);
     // Whole lines the same on both sides are the same by tokens too: they
-    // are skipped as by lines, from the start of an answer's line, with the
-    // output past the line feed that ends its last result, if one does.
+    // are skipped as by lines, from the start of an answer's line after the
+    // first, with the output past the line feed that ends its last result,
+    // if one does.
     let skip_lines = |expected: &mut Stream<_>, found: &mut Stream<_>| {
         if found.0.buffered().first() == Some(&b'\n') {
             found.0.consume(1, 1);
         }
         skip_same::<b'\n', _, _>(&mut expected.0, &mut found.0)
     };
-    let (mut cases, mut results) = skip_lines(&mut expected, &mut found);
-    let mut r#move = 0;
+    let (mut cases, mut results, mut r#move) = (0, 0, 0);
     let next_token = |found: &mut Stream<_>| loop {
         match found.next()? {
             Item::LineEnd => {}

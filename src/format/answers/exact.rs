@@ -6,11 +6,9 @@
 //! where they part is kept: it is the difference when the results agree.
 
 use super::compare::{Comparison, Difference, Letters, Reading, Side, compare_leniently};
-use super::compare::Byte;
 use std::cell::RefCell;
 use std::hash::{BuildHasher, DefaultHasher, Hasher, RandomState};
 use std::io::{self, Read};
-use std::rc::Rc;
 
 /// [`compare_read`](super::compare_read) with [`Mode::Exact`](super::Mode::Exact).
 pub(super) fn compare_exact(
@@ -18,34 +16,29 @@ pub(super) fn compare_exact(
     found: impl Read,
     reading: Reading,
 ) -> Result<Comparison, Side> {
-    let matcher = Rc::new(RefCell::new(Matcher::new(reading.letters == Letters::AnyCase)));
+    let matcher = RefCell::new(Matcher::new(reading.letters == Letters::AnyCase));
     let mut expected = Watched {
         inner: expected,
         side: Which::Expected,
-        matcher: Rc::clone(&matcher),
+        matcher: &matcher,
     };
     let mut found = Watched {
         inner: found,
         side: Which::Found,
-        matcher: Rc::clone(&matcher),
+        matcher: &matcher,
     };
     let compared = compare_leniently(&mut expected, &mut found, false, reading)?;
     if let Comparison::Differs(_) = compared {
         // A wrong or missing result says more than where the bytes part.
         return Ok(compared);
     }
-    // The results agree, so both sides were read to their ends; whatever a
-    // reader left unread still counts.
+    // The results agree, so the comparison saw both sides end; a reader
+    // that stopped at the last item may still hold bytes after it, which
+    // count here.
     drain(&mut expected).map_err(Side::Expected)?;
     drain(&mut found).map_err(Side::Found)?;
-    let parted = matcher.borrow().parting();
-    Ok(match parted {
-        Some(parting) => Comparison::Differs(Difference::Spacing {
-            line: parting.line,
-            column: parting.column,
-            expected: parting.expected,
-            found: parting.found,
-        }),
+    Ok(match matcher.into_inner().finish() {
+        Some(difference) => Comparison::Differs(difference),
         None => compared,
     })
 }
@@ -84,10 +77,10 @@ struct Parting {
     line: u64,
     /// 1-based byte column of the first differing byte.
     column: u64,
-    /// The expected byte there.
-    expected: Byte,
-    /// The byte found there.
-    found: Byte,
+    /// The expected byte there; `None` at the answer's end.
+    expected: Option<u8>,
+    /// The byte found there; `None` at the output's end.
+    found: Option<u8>,
 }
 
 /// The most bytes one side may be ahead of the other and still be matched
@@ -127,7 +120,16 @@ struct Matcher {
 struct Rest {
     digests: [DefaultHasher; 2],
     lengths: [u64; 2],
+    /// Each side's bytes not yet digested: a hasher is fed whole blocks
+    /// only, since the same bytes written in other pieces may hash
+    /// otherwise.
+    blocks: [Vec<u8>; 2],
+    /// Whether ASCII letters are digested in one case.
+    fold_case: bool,
 }
+
+/// Bytes a digest is fed at a time.
+const BLOCK: usize = 4096;
 
 impl Matcher {
     fn new(fold_case: bool) -> Matcher {
@@ -150,7 +152,7 @@ impl Matcher {
             return;
         }
         if let Some(rest) = &mut self.rest {
-            rest.take(side, bytes, self.fold_case);
+            rest.take(side, bytes);
             return;
         }
         let other = side.other();
@@ -195,29 +197,40 @@ impl Matcher {
             let mut rest = Rest {
                 digests: [keys.build_hasher(), keys.build_hasher()],
                 lengths: [0; 2],
+                blocks: [Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK)],
+                fold_case: self.fold_case,
             };
-            rest.take(side, &self.pending[self.pending_start..], self.fold_case);
-            rest.take(side, bytes, self.fold_case);
+            rest.take(side, &self.pending[self.pending_start..]);
+            rest.take(side, bytes);
             self.rest = Some(rest);
             self.pending = Vec::new();
             self.pending_start = 0;
         } else {
+            // What both sides have matched goes before the buffer grows.
+            if self.pending_start > self.pending.len() / 2 {
+                self.pending.drain(..self.pending_start);
+                self.pending_start = 0;
+            }
             self.ahead = side;
             self.pending.extend_from_slice(bytes);
         }
     }
 
     /// The first difference, once both sides have been read to their ends.
-    fn parting(&self) -> Option<Parting> {
-        match &self.rest {
-            Some(rest) if rest.differs() => Some(Parting {
+    fn finish(self) -> Option<Difference> {
+        // Once the digests took over, nothing was matched byte by byte.
+        if let Some(rest) = self.rest {
+            return rest.differs().then_some(Difference::SpacingFrom {
                 line: self.line,
                 column: self.column,
-                expected: Byte::Unknown,
-                found: Byte::Unknown,
-            }),
-            _ => self.parted,
+            });
         }
+        self.parted.map(|parting| Difference::Spacing {
+                line: parting.line,
+                column: parting.column,
+                expected: parting.expected,
+                found: parting.found,
+            })
     }
 
     /// Moves the position past the first `count` of `bytes`, matched.
@@ -241,8 +254,8 @@ impl Matcher {
         self.parted = Some(Parting {
             line: self.line,
             column: self.column,
-            expected: Byte::from(expected),
-            found: Byte::from(found),
+            expected,
+            found,
         });
         self.pending = Vec::new();
         self.pending_start = 0;
@@ -250,32 +263,50 @@ impl Matcher {
 }
 
 impl Rest {
-    fn take(&mut self, side: Which, bytes: &[u8], fold_case: bool) {
-        let digest = &mut self.digests[side.index()];
-        if fold_case {
-            for chunk in bytes.chunks(4096) {
-                digest.write(&chunk.to_ascii_lowercase());
-            }
-        } else {
-            digest.write(bytes);
-        }
+    fn take(&mut self, side: Which, mut bytes: &[u8]) {
+        let fold_case = self.fold_case;
+        let (digest, block) = (&mut self.digests[side.index()], &mut self.blocks[side.index()]);
         self.lengths[side.index()] += bytes.len() as u64;
+        while !bytes.is_empty() {
+            let taken = (BLOCK - block.len()).min(bytes.len());
+            block.extend_from_slice(&bytes[..taken]);
+            bytes = &bytes[taken..];
+            if block.len() == BLOCK {
+                digest_block(digest, block, fold_case);
+            }
+        }
     }
 
-    fn differs(&self) -> bool {
-        let [expected, found] = &self.digests;
-        self.lengths[0] != self.lengths[1] || expected.finish() != found.finish()
+    fn differs(mut self) -> bool {
+        if self.lengths[0] != self.lengths[1] {
+            return true;
+        }
+        // The same lengths leave last blocks of the same length.
+        let [expected, found] = &mut self.digests;
+        let [expected_block, found_block] = &mut self.blocks;
+        digest_block(expected, expected_block, self.fold_case);
+        digest_block(found, found_block, self.fold_case);
+        expected.finish() != found.finish()
     }
+}
+
+/// Feeds a side's block to its digest, letters in one case if `fold_case`.
+fn digest_block(digest: &mut DefaultHasher, block: &mut Vec<u8>, fold_case: bool) {
+    if fold_case {
+        block.make_ascii_lowercase();
+    }
+    digest.write(block);
+    block.clear();
 }
 
 /// A side's reader, whose bytes go to the matcher as they are read.
-struct Watched<R> {
+struct Watched<'a, R> {
     inner: R,
     side: Which,
-    matcher: Rc<RefCell<Matcher>>,
+    matcher: &'a RefCell<Matcher>,
 }
 
-impl<R: Read> Read for Watched<R> {
+impl<R: Read> Read for Watched<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let read = self.inner.read(buf)?;
         // An empty buffer reads nothing, which is not the end.
@@ -359,6 +390,37 @@ mod tests {
             buf[..count].copy_from_slice(&self.0[..count]);
             self.0 = &self.0[count..];
             Ok(count)
+        }
+    }
+
+    #[test]
+    fn past_a_run_longer_than_is_held_the_rest_is_matched_by_digest() {
+        let run = " ".repeat(MOST_PENDING + 12_345);
+        let answer = format!("[null,0]{run}\n[null,1]\n");
+        let compare = |found: &str, a: usize, b: usize, reading: Reading| {
+            compare_exact(
+                Trickle(answer.as_bytes(), a),
+                Trickle(found.as_bytes(), b),
+                reading,
+            )
+        };
+        // However the reads cut the bytes, the digests agree.
+        for (a, b) in [(1 << 20, 1 << 20), (4096, 7), (7, 100_003), (1 << 17, 1)] {
+            let same = compare(&answer, a, b, Reading::default());
+            assert!(matches!(same, Ok(Comparison::Same { .. })), "{same:?}");
+            let folded = compare(&answer.replace("[null,1]", "[NULL,1]"), a, b, Reading::kattis(false));
+            assert!(matches!(folded, Ok(Comparison::Same { .. })), "{folded:?}");
+            for other in [
+                format!("[null,0]{run} \n[null,1]\n"),
+                format!("[null,0]{run}\n[null,1]\r\n"),
+                format!("[null,0]{run}\n[null,1]"),
+            ] {
+                let differs = compare(&other, a, b, Reading::default());
+                assert!(
+                    matches!(differs, Ok(Comparison::Differs(Difference::SpacingFrom { line: 1, .. }))),
+                    "{differs:?}"
+                );
+            }
         }
     }
 
