@@ -6,6 +6,7 @@ use common::tictactoe;
 
 use predicates::prelude::*;
 use std::fs;
+use std::path::Path;
 
 const INPUT: &str = "fixtures/check/example.input";
 const ANSWER: &str = "fixtures/check/example.answer";
@@ -547,9 +548,10 @@ fn an_option_after_the_files_is_refused_not_taken_for_a_judge_flag() {
 #[test]
 fn kattis_under_space_change_sensitive_holds_the_output_to_the_answers_bytes() {
     let feedback = tempfile::tempdir().expect("temporary directory");
-    let strictly = |output: &str| {
+    let strictly = |answer: &Path, output: &str| {
         let status = tictactoe()
-            .args(["check", "--protocol", "kattis", INPUT, ANSWER])
+            .args(["check", "--protocol", "kattis", INPUT])
+            .arg(answer)
             .arg(feedback.path())
             .arg("space_change_sensitive")
             .write_stdin(output.to_owned())
@@ -561,9 +563,10 @@ fn kattis_under_space_change_sensitive_holds_the_output_to_the_answers_bytes() {
             fs::read_to_string(feedback.path().join("judgemessage.txt")).expect("a judge message");
         (status, message)
     };
-    assert_eq!(strictly(RIGHT).0, Some(42));
+    let answer = Path::new(ANSWER);
+    assert_eq!(strictly(answer, RIGHT).0, Some(42));
     let crlf = RIGHT.replace('\n', "\r\n");
-    let (status, message) = strictly(&crlf);
+    let (status, message) = strictly(answer, &crlf);
     assert_eq!(status, Some(43));
     assert!(
         message.contains("line 1, column 14: expected a line feed, found a carriage return"),
@@ -573,20 +576,8 @@ fn kattis_under_space_change_sensitive_holds_the_output_to_the_answers_bytes() {
     // and is no judge failure.
     let crlf_answer = feedback.path().join("crlf.ans");
     fs::write(&crlf_answer, &crlf).expect("answer written");
-    let status = |output: &str| {
-        tictactoe()
-            .args(["check", "--protocol", "kattis", INPUT])
-            .arg(&crlf_answer)
-            .arg(feedback.path())
-            .arg("space_change_sensitive")
-            .write_stdin(output.to_owned())
-            .output()
-            .expect("binary runs")
-            .status
-            .code()
-    };
-    assert_eq!(status(&crlf), Some(42));
-    assert_eq!(status(RIGHT), Some(43));
+    assert_eq!(strictly(&crlf_answer, &crlf).0, Some(42));
+    assert_eq!(strictly(&crlf_answer, RIGHT).0, Some(43));
 }
 
 #[test]

@@ -320,6 +320,7 @@ impl<R: Read> Read for Watched<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::answers::Trickle;
 
     /// What comparing exactly says, as text.
     fn compared(expected: &[u8], found: &[u8]) -> String {
@@ -380,18 +381,6 @@ mod tests {
         assert!(matches!(any_case, Ok(Comparison::Same { .. })), "{any_case:?}");
     }
 
-    /// Reads its bytes a few at a time, so that the sides' reads interleave
-    /// in every way.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let count = self.1.min(buf.len()).min(self.0.len());
-            buf[..count].copy_from_slice(&self.0[..count]);
-            self.0 = &self.0[count..];
-            Ok(count)
-        }
-    }
 
     #[test]
     fn past_a_run_longer_than_is_held_the_rest_is_matched_by_digest() {

@@ -306,6 +306,7 @@ fn is_blank(byte: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::answers::Trickle;
 
     /// `text` read by lines.
     fn transcoded(text: &str) -> String {
@@ -331,18 +332,6 @@ mod tests {
         assert_eq!(transcoded("[null,1]"), "1 \n");
     }
 
-    /// Reads of at most a few bytes each, so that the fast run's
-    /// three-byte look ahead meets every chunk boundary.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let count = self.1.min(buf.len()).min(self.0.len());
-            buf[..count].copy_from_slice(&self.0[..count]);
-            self.0 = &self.0[count..];
-            Ok(count)
-        }
-    }
 
     proptest::proptest! {
         #![proptest_config(crate::property_tests::config())]
