@@ -226,11 +226,11 @@ impl Matcher {
             });
         }
         self.parted.map(|parting| Difference::Spacing {
-                line: parting.line,
-                column: parting.column,
-                expected: parting.expected,
-                found: parting.found,
-            })
+            line: parting.line,
+            column: parting.column,
+            expected: parting.expected,
+            found: parting.found,
+        })
     }
 
     /// Moves the position past the first `count` of `bytes`, matched.
