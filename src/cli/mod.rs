@@ -345,7 +345,7 @@ pub fn run(config: Config) -> Result<u8, Error> {
         }
         Config::Completions(config) => completions::run(&config, stdout()?).map(|()| 0),
         Config::Supervise(config) => supervise::run(&config),
-        Config::Package(config) => package::run(&config, stdout()?),
+        Config::Package(config) => package::run(&config, stdout()?, std::io::stderr()),
         Config::Man(command) => man::run(command.as_deref(), stdout()?).map(|()| 0),
     }
 }

@@ -86,8 +86,13 @@ pub struct PackageConfig {
     pub force: bool,
 }
 
-/// Writes the package; says where on standard output.
-pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> {
+/// Writes the package; says where on `output`, and on `warnings` what the
+/// judge host needs to run the binary it ships.
+pub fn run(
+    config: &PackageConfig,
+    mut output: impl Write,
+    mut warnings: impl Write,
+) -> Result<u8, Error> {
     let target = &config.dir;
     let folder = config.spec.judge != Judge::Domjudge;
     if folder {
@@ -111,13 +116,17 @@ pub fn run(config: &PackageConfig, mut output: impl Write) -> Result<u8, Error> 
             source,
         })?;
         let binary = fs::read(&exe).map_err(|source| Error::Open { path: exe, source })?;
-        if !package::runs_on_judges(&binary) {
+        let Some(needs) = package::HostNeeds::of(&binary) else {
             return Err(Error::Usage(
                 "this tictactoe is no Linux program, and judges run Linux: run \
                  `package` with a Linux build (cargo judge-build), or give --use-path \
                  to call the judge's own tictactoe"
                     .into(),
             ));
+        };
+        if let Some(warning) = needs.warning() {
+            // A warning lost to a closed standard error changes nothing shipped.
+            let _ = writeln!(warnings, "warning: {warning}");
         }
         Some(binary)
     };

@@ -167,14 +167,20 @@ pub fn bt_validated_and_run(contest: &Path) -> String {
     // bt keeps its builds in `$TMPDIR/bapctools_<hash>` and never removes
     // them (8 MiB a run); the contest's own temporary folder takes them.
     let scratch = contest.parent().expect("the contest sits in a temp dir");
+    // bt records each problem's uuid and folder in `$XDG_CONFIG_HOME` and
+    // fails on a uuid another folder on the machine still holds: a package
+    // written with the same settings elsewhere once failed this test.
+    let config = scratch.join("bt-config");
     let validated = tool("bt", contest)
         .env("TMPDIR", scratch)
+        .env("XDG_CONFIG_HOME", &config)
         .args(["validate", "--problem", "tictactoe", "-B", "-j", "2"])
         .output()
         .expect("bt runs");
     assert!(validated.status.success(), "{}", describe(&validated));
     let run = tool("bt", contest)
         .env("TMPDIR", scratch)
+        .env("XDG_CONFIG_HOME", &config)
         .args(["run", "--problem", "tictactoe", "-B"])
         .output()
         .expect("bt runs");

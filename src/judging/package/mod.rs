@@ -361,11 +361,137 @@ pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFil
     Ok(files)
 }
 
-/// Whether a binary to ship is one a judge can run: a Linux (ELF) program.
-/// A Windows or macOS build of this tool would be shipped as `tictactoe`
-/// and fail on the judge at its first test.
-pub fn runs_on_judges(binary: &[u8]) -> bool {
-    binary.starts_with(b"\x7fELF")
+/// What a judge host needs to run a Linux (ELF) binary that a package
+/// ships: read from the binary's header, so that `package` can say so
+/// before the judge finds out at its first test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostNeeds {
+    /// The ELF machine number (`e_machine`): 62 for x86-64.
+    pub machine: u16,
+    /// Whether the binary names a program interpreter (`PT_INTERP`): it
+    /// is dynamically linked, and runs only where its libraries are.
+    pub dynamic: bool,
+    /// The newest `GLIBC_` symbol version a dynamically linked binary
+    /// asks for, as (major, minor): a host with an older C library
+    /// refuses to start it.
+    pub glibc: Option<(u32, u32)>,
+}
+
+/// ELF's machine number for x86-64, what judge hosts run.
+const ELF_X86_64: u16 = 62;
+
+impl HostNeeds {
+    /// The needs of `binary`, or `None` when it is no ELF program a Linux
+    /// judge could start (a Windows or macOS build of this tool, which
+    /// would be shipped as `tictactoe` and fail at the judge's first test).
+    pub fn of(binary: &[u8]) -> Option<HostNeeds> {
+        let header = binary.get(..64)?;
+        if !header.starts_with(b"\x7fELF") {
+            return None;
+        }
+        let wide = match header[4] {
+            1 => false,
+            2 => true,
+            _ => return None,
+        };
+        let little = match header[5] {
+            1 => true,
+            2 => false,
+            _ => return None,
+        };
+        let number = |at: usize, size: usize| -> Option<u64> {
+            let bytes = binary.get(at..at.checked_add(size)?)?;
+            let fold = |value: u64, &byte: &u8| value << 8 | u64::from(byte);
+            Some(if little {
+                bytes.iter().rev().fold(0, fold)
+            } else {
+                bytes.iter().fold(0, fold)
+            })
+        };
+        let machine = u16::try_from(number(18, 2)?).ok()?;
+        let (table, entry_size, entries) = if wide {
+            (number(32, 8)?, number(54, 2)?, number(56, 2)?)
+        } else {
+            (number(28, 4)?, number(42, 2)?, number(44, 2)?)
+        };
+        // A header cut short reads as no interpreter: the kernel would
+        // refuse such a file anyway.
+        const PT_INTERP: u64 = 3;
+        let dynamic = (0..entries).any(|index| {
+            table
+                .checked_add(index * entry_size)
+                .and_then(|at| usize::try_from(at).ok())
+                .and_then(|at| number(at, 4))
+                == Some(PT_INTERP)
+        });
+        let glibc = if dynamic { newest_glibc(binary) } else { None };
+        Some(HostNeeds {
+            machine,
+            dynamic,
+            glibc,
+        })
+    }
+
+    /// What a setter should know before uploading the package, on one
+    /// line: `None` for a static x86-64 build, which any x86-64 Linux
+    /// judge host runs.
+    pub fn warning(&self) -> Option<String> {
+        let (machine, cpu) = match self.machine {
+            ELF_X86_64 => ("x86-64".to_owned(), String::new()),
+            3 => ("32-bit x86".to_owned(), "an x86 CPU".to_owned()),
+            40 => ("32-bit ARM".to_owned(), "an ARM CPU".to_owned()),
+            183 => ("aarch64".to_owned(), "an aarch64 CPU".to_owned()),
+            243 => ("RISC-V".to_owned(), "a RISC-V CPU".to_owned()),
+            other => (
+                format!("ELF machine {other}"),
+                format!("a CPU of ELF machine {other}"),
+            ),
+        };
+        let mut needs = Vec::new();
+        if self.machine != ELF_X86_64 {
+            needs.push(cpu);
+        }
+        if self.dynamic {
+            needs.push(match self.glibc {
+                Some((major, minor)) => format!("glibc {major}.{minor} or newer"),
+                None => "this host's C library".to_owned(),
+            });
+        }
+        if needs.is_empty() {
+            return None;
+        }
+        let linked = if self.dynamic {
+            "dynamically linked"
+        } else {
+            "static"
+        };
+        Some(format!(
+            "this tictactoe is a {linked} {machine} program: the judge host needs {} to run \
+             the package's validators, which ship it (without, every test fails); for any \
+             x86-64 Linux host, run `package` with the static build (cargo judge-build), or \
+             give --use-path to call the judge's own tictactoe",
+            needs.join(" and ")
+        ))
+    }
+}
+
+/// The newest `GLIBC_major.minor` version named in `binary`: a
+/// dynamically linked binary lists each version it needs among its
+/// dynamic strings.
+fn newest_glibc(binary: &[u8]) -> Option<(u32, u32)> {
+    const PREFIX: &[u8] = b"GLIBC_";
+    memchr::memmem::find_iter(binary, PREFIX)
+        .filter_map(|at| {
+            let rest = binary.get(at + PREFIX.len()..)?;
+            let end = rest.iter().position(|&byte| byte == 0)?;
+            let version = std::str::from_utf8(&rest[..end]).ok()?;
+            let mut parts = version.split('.').map(str::parse::<u32>);
+            let (Some(Ok(major)), Some(Ok(minor))) = (parts.next(), parts.next()) else {
+                return None;
+            };
+            parts.all(|part| part.is_ok()).then_some((major, minor))
+        })
+        .max()
 }
 
 /// The files as a zip, byte for byte the same for the same files on every
@@ -418,12 +544,71 @@ mod tests {
         assert_eq!(first.into_inner(), second.into_inner());
     }
 
+    /// A 64-bit little-endian ELF header for `machine` with one program
+    /// header of `program_type`, then `strings`.
+    fn elf(machine: u16, program_type: u32, strings: &[u8]) -> Vec<u8> {
+        let mut binary = vec![0u8; 64 + 56];
+        binary[..7].copy_from_slice(b"\x7fELF\x02\x01\x01");
+        binary[18..20].copy_from_slice(&machine.to_le_bytes());
+        binary[32..40].copy_from_slice(&64u64.to_le_bytes());
+        binary[54..56].copy_from_slice(&56u16.to_le_bytes());
+        binary[56..58].copy_from_slice(&1u16.to_le_bytes());
+        binary[64..68].copy_from_slice(&program_type.to_le_bytes());
+        binary.extend_from_slice(strings);
+        binary
+    }
+
+    const LOAD: u32 = 1;
+    const INTERP: u32 = 3;
+    const VERSIONS: &[u8] = b"\0GLIBC_2.2.5\0GLIBC_2.34\0GLIBC_2.9\0GLIBC_PRIVATE\0GLIBC_2.\0";
+
     #[test]
     fn only_a_linux_program_is_one_judges_run() {
-        assert!(runs_on_judges(b"\x7fELF\x02\x01\x01"));
-        assert!(!runs_on_judges(b"MZ\x90\x00"));
-        assert!(!runs_on_judges(&[0xcf, 0xfa, 0xed, 0xfe]));
-        assert!(!runs_on_judges(b""));
+        assert!(HostNeeds::of(&elf(ELF_X86_64, LOAD, b"")).is_some());
+        assert_eq!(HostNeeds::of(b"\x7fELF\x02\x01\x01"), None, "a header cut short");
+        assert_eq!(HostNeeds::of(b"MZ\x90\x00"), None);
+        assert_eq!(HostNeeds::of(&[0xcf, 0xfa, 0xed, 0xfe]), None);
+        assert_eq!(HostNeeds::of(b""), None);
+    }
+
+    #[test]
+    fn a_static_x86_64_build_needs_nothing_said() {
+        let needs = HostNeeds::of(&elf(ELF_X86_64, LOAD, VERSIONS)).expect("an ELF");
+        assert!(!needs.dynamic);
+        assert_eq!(needs.glibc, None, "a static build's own strings are not needs");
+        assert_eq!(needs.warning(), None);
+    }
+
+    #[test]
+    fn a_dynamic_build_is_told_the_newest_glibc_it_needs() {
+        let needs = HostNeeds::of(&elf(ELF_X86_64, INTERP, VERSIONS)).expect("an ELF");
+        assert!(needs.dynamic);
+        assert_eq!(needs.glibc, Some((2, 34)));
+        let warning = needs.warning().expect("a warning");
+        assert!(warning.starts_with("this tictactoe is a dynamically linked x86-64 program"));
+        assert!(warning.contains("needs glibc 2.34 or newer to run"), "{warning}");
+        assert!(warning.contains("cargo judge-build"), "{warning}");
+    }
+
+    #[test]
+    fn another_machines_build_is_named_with_what_it_needs() {
+        let needs = HostNeeds::of(&elf(183, LOAD, b"")).expect("an ELF");
+        let warning = needs.warning().expect("a warning");
+        assert!(warning.starts_with("this tictactoe is a static aarch64 program"));
+        assert!(warning.contains("needs an aarch64 CPU to run"), "{warning}");
+        let needs = HostNeeds::of(&elf(183, INTERP, VERSIONS)).expect("an ELF");
+        let warning = needs.warning().expect("a warning");
+        assert!(warning.contains("needs an aarch64 CPU and glibc 2.34 or newer"), "{warning}");
+    }
+
+    /// The binary these tests run in, read as `package` reads itself.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn this_test_binary_is_read_as_dynamically_linked_against_glibc() {
+        let exe = std::env::current_exe().expect("this test binary");
+        let needs = HostNeeds::of(&std::fs::read(exe).expect("read")).expect("an ELF");
+        assert!(needs.dynamic);
+        assert!(needs.glibc.is_some_and(|version| version >= (2, 2)), "{needs:?}");
     }
 
     /// On every host: a zip made on Windows once came out with entries
