@@ -242,6 +242,33 @@ fn the_domjudge_zip_imports_builds_and_judges_as_domjudge_does() {
     }
 }
 
+/// BAPCtools links a validator's files into its build folder rather than
+/// copying them, so `build` runs on the package's own files: in a read-only
+/// checkout, or one that another user owns, a `chmod` there fails, and it
+/// once failed every validator's build.
+#[test]
+fn the_validators_build_and_run_on_files_the_judge_cannot_change() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let problem = dir.path().join("tictactoe");
+    package(&["--judge", "kattis"], &problem);
+    for folder in ["input_validators/tictactoe", "output_validators/tictactoe"] {
+        let built = bare(&problem.join(folder), Some("nobody"), &["./build"])
+            .output()
+            .expect("build runs");
+        assert!(built.status.success(), "{folder}: {}", describe(&built));
+    }
+    let validated = bare(
+        &problem.join("input_validators/tictactoe"),
+        Some("nobody"),
+        &["./run"],
+    )
+    .stdin(fs::File::open(problem.join("data/sample/1.in")).expect("sample"))
+    .output()
+    .expect("run runs");
+    assert_eq!(validated.status.code(), Some(42), "{}", describe(&validated));
+}
+
 #[test]
 fn the_same_command_makes_the_same_bytes_and_a_full_folder_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
