@@ -266,7 +266,61 @@ fn the_validators_build_and_run_on_files_the_judge_cannot_change() {
     .stdin(fs::File::open(problem.join("data/sample/1.in")).expect("sample"))
     .output()
     .expect("run runs");
-    assert_eq!(validated.status.code(), Some(42), "{}", describe(&validated));
+    assert_eq!(
+        validated.status.code(),
+        Some(42),
+        "{}",
+        describe(&validated)
+    );
+}
+
+/// Everything in `dir` but `except`, by name.
+fn left_in(dir: &Path, except: &str) -> Vec<String> {
+    fs::read_dir(dir)
+        .expect("folder")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name != except)
+        .collect()
+}
+
+/// `DIR/.` once failed with 74 when the finished package was renamed onto
+/// it, leaving the package and an empty folder beside it, hidden.
+#[test]
+fn a_folder_named_with_a_trailing_dot_is_written_and_a_failure_leaves_nothing_beside_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let problem = dir.path().join("tictactoe");
+    fs::create_dir(&problem).expect("folder");
+    for (judge, spelled) in [("kattis", "tictactoe/."), ("icpc", "tictactoe/./")] {
+        tictactoe()
+            .current_dir(dir.path())
+            .args(["package", "--force", "--judge", judge, spelled])
+            .assert()
+            .success();
+        assert!(problem.join("problem.yaml").is_file(), "{spelled}");
+        assert_eq!(
+            left_in(dir.path(), "tictactoe"),
+            Vec::<String>::new(),
+            "{spelled}"
+        );
+    }
+    // A link to nowhere in the package's place cannot be replaced by a folder.
+    let dangling = dir.path().join("elsewhere");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).expect("link");
+    tictactoe()
+        .args(["package", "--judge", "kattis"])
+        .arg(&dangling)
+        .assert()
+        .code(74);
+    assert_eq!(
+        left_in(dir.path(), "tictactoe"),
+        vec!["elsewhere".to_owned()]
+    );
 }
 
 #[test]

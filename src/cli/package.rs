@@ -237,32 +237,33 @@ fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(create(&path))?;
         }
     }
-    let fresh = fresh.keep();
-    let old = if target.exists() {
+    // Both folders stay temporary (removed when dropped) until the swap is
+    // done, so that a failure leaves nothing behind but what was there.
+    let aside = if target.exists() {
         let aside = tempfile::Builder::new()
             .prefix(".tictactoe-package-old")
             .tempdir_in(&parent)
-            .map_err(create(&parent))?
-            .keep();
-        let aside = aside.join("old");
-        fs::rename(target, &aside).map_err(create(target))?;
+            .map_err(create(&parent))?;
+        fs::rename(target, aside.path().join("old")).map_err(create(target))?;
         Some(aside)
     } else {
         None
     };
-    if let Err(source) = fs::rename(&fresh, target) {
-        if let Some(aside) = &old {
+    if let Err(source) = fs::rename(fresh.path(), target) {
+        if let Some(aside) = &aside {
             // Put back what was there.
-            let _ = fs::rename(aside, target);
+            let _ = fs::rename(aside.path().join("old"), target);
         }
-        let _ = fs::remove_dir_all(&fresh);
         return Err(Error::CreateOutput {
             path: target.to_path_buf(),
             source,
         });
     }
-    if let Some(aside) = old.as_ref().and_then(|aside| aside.parent()) {
-        fs::remove_dir_all(aside).map_err(create(aside))?;
+    // Renamed away: nothing left for its guard to remove.
+    let _ = fresh.keep();
+    if let Some(aside) = aside {
+        let path = aside.path().to_path_buf();
+        aside.close().map_err(create(&path))?;
     }
     Ok(())
 }
@@ -283,7 +284,8 @@ impl PackageArgs {
                 time_limit: self.time_limit,
                 use_path: self.use_path,
             },
-            dir: self.dir,
+            // `DIR/.` named as `DIR`: renaming a path that ends in `.` fails.
+            dir: self.dir.components().collect(),
             force: self.force,
         })
     }
