@@ -89,8 +89,8 @@ pub enum DataErrorKind {
     /// A token that is not an integer.
     #[error("expected an integer, found {0:?}")]
     NotInteger(String),
-    /// An integer too large for any field.
-    #[error("integer {0} is too large")]
+    /// An integer too large (or, below zero, too small) for any field.
+    #[error("integer {0} is too {size}", size = if .0.starts_with('-') { "small" } else { "large" })]
     TooLarge(String),
     /// The input ended before the last case was complete.
     #[error("input ends early: expected {0}")]

@@ -541,7 +541,17 @@ fn an_option_after_the_files_is_refused_not_taken_for_a_judge_flag() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--compare must come before the files",
+            "--compare came among the judge's flags after FEEDBACK_DIR",
+        ));
+    // An option before the feedback folder is no judge's flag.
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT, ANSWER, "--json"])
+        .arg(feedback.path())
+        .write_stdin(RIGHT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--json must come before the files",
         ));
 }
 

@@ -23,7 +23,9 @@ Arguments by protocol:
   plain    EXPECTED [OUTPUT]          OUTPUT defaults to standard input
   testlib  [--testset T] [--group G] IN OUT ANS [RESULT [-appes|-APPES]]
            the message goes to RESULT if given (testlib's XML with -appes)
-  kattis   IN ANS FEEDBACK_DIR [...]  output on standard input; extra arguments ignored
+  kattis   IN ANS FEEDBACK_DIR [FLAG...]  output on standard input; the judge's FLAGs
+           space_change_sensitive and case_sensitive are read, other words ignored,
+           and an option (`--...`) there refused (2)
   oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
 
 Results are compared one line per case (--compare lines: the plain protocol's
@@ -151,7 +153,19 @@ impl CheckArgs {
         if let Some(option) = self.files.iter().filter_map(|file| file.to_str()).find(|file| {
             file.starts_with("--")
         }) {
-            let message = format!("{option} must come before the files");
+            let message = if self.protocol == ProtocolArg::Kattis
+                && self.files.iter().skip(3).any(|flag| flag.as_os_str() == option)
+            {
+                // Kattis's default validator refuses a flag it does not
+                // know; ignored, this would be an option that did nothing.
+                format!(
+                    "{option} came among the judge's flags after FEEDBACK_DIR, which take \
+                     Kattis's words (space_change_sensitive, case_sensitive); an option of \
+                     tictactoe's must come before the files (in the validator's run script)"
+                )
+            } else {
+                format!("{option} must come before the files")
+            };
             if self.protocol == ProtocolArg::Testlib {
                 return Ok(CheckConfig::failing(Protocol::Testlib, message));
             }

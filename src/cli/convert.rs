@@ -1,8 +1,9 @@
 //! `convert`: rewrite an input in the other format without changing its meaning, so judges can move a problem between platforms.
 //!
-//! The input is read in the other format than the one written unless the
-//! command line says otherwise, so that an empty input is the LeetCode file
-//! of no test cases when converting to Coding Ninjas. Converting a file to
+//! The input's format is detected unless the command line names it; an
+//! input of only whitespace is read in the other format than the one
+//! written, so that the empty LeetCode file that T = 0 becomes converts
+//! back to T = 0. Converting a file to
 //! its own format gives its canonical form. Canonical forms:
 //!
 //! - Coding Ninjas: T, then per case N, Q and one `ROW COL PLAYER` line per
@@ -75,7 +76,10 @@ pub struct ConvertConfig {
 /// first. What is held goes to a temporary file past a few MiB
 /// ([`Held`]), so memory does not grow with the input.
 pub fn run(config: &ConvertConfig, output: impl Write) -> Result<(), Error> {
-    let (_, mut cases) = cases::open(&config.input, config.from)?;
+    let (_, mut cases) = match config.from {
+        Some(format) => cases::open(&config.input, Some(format))?,
+        None => cases::open_detected_or(&config.input, config.to.other())?,
+    };
     let mut out = BufWriter::new(output);
     let converted = match config.to {
         Format::Leetcode => to_leetcode(&mut cases, &mut out),

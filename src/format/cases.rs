@@ -33,7 +33,14 @@ pub const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 /// [`PEEK_MAX`] bytes are all whitespace). Drops a UTF-8 byte order mark at
 /// the start, in either format, and says whether it did. Returns the rest
 /// of the input, nothing else lost.
-pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peeked<R>)> {
+pub fn detect_past_mark<R: Read>(input: R) -> io::Result<(Format, bool, Peeked<R>)> {
+    let (detected, marked, input) = detect_or_blank(input)?;
+    Ok((detected.unwrap_or(Format::CodingNinjas), marked, input))
+}
+
+/// [`detect_past_mark`], but `None` for an input that ends with nothing
+/// but whitespace (and a mark).
+fn detect_or_blank<R: Read>(mut input: R) -> io::Result<(Option<Format>, bool, Peeked<R>)> {
     let mut seen = Vec::new();
     let mut chunk = [0u8; PEEK];
     let mut marked = false;
@@ -41,9 +48,8 @@ pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peek
     let mut scanned = 0;
     let detected = loop {
         let read = read_some(&mut input, &mut chunk)?;
-        if read == 0 || seen.len() >= PEEK_MAX {
-            seen.extend_from_slice(&chunk[..read]);
-            break Format::CodingNinjas;
+        if read == 0 {
+            break None;
         }
         seen.extend_from_slice(&chunk[..read]);
         if !marked && seen.len() >= BYTE_ORDER_MARK.len() && seen.starts_with(BYTE_ORDER_MARK) {
@@ -54,14 +60,20 @@ pub fn detect_past_mark<R: Read>(mut input: R) -> io::Result<(Format, bool, Peek
             // Perhaps a mark, cut by the read: read on.
             continue;
         }
-        let first = seen[scanned..].iter().find(|&&byte| !is_space(byte));
-        scanned = seen.len();
+        // Only the first PEEK_MAX bytes are looked at, however the reads
+        // fall: a pipe's pieces once decided a `[` just past the limit.
+        let limit = seen.len().min(PEEK_MAX);
+        let first = seen[scanned.min(limit)..limit].iter().find(|&&byte| !is_space(byte));
+        scanned = limit;
         if let Some(&first) = first {
-            break if first == b'[' {
+            break Some(if first == b'[' {
                 Format::Leetcode
             } else {
                 Format::CodingNinjas
-            };
+            });
+        }
+        if seen.len() >= PEEK_MAX {
+            break Some(Format::CodingNinjas);
         }
     };
     Ok((detected, marked, Cursor::new(seen).chain(input)))
@@ -119,6 +131,19 @@ pub type OpenCases = Cases<Peeked<Box<dyn Read>>>;
 pub fn open(source: &InputSource, format: Option<Format>) -> Result<(Format, OpenCases), Error> {
     let (input, name) = files::open(source)?;
     let (detected, _, input) = resolve(input, &name, format)?;
+    Ok((detected, Cases::new(input, name, detected)))
+}
+
+/// [`open`] with the format detected, but an input of only whitespace read
+/// as `blank`: `convert` reads an empty input as the other format's file
+/// of no test cases, as it writes T = 0 in LeetCode's format.
+pub fn open_detected_or(source: &InputSource, blank: Format) -> Result<(Format, OpenCases), Error> {
+    let (input, name) = files::open(source)?;
+    let (detected, _, input) = detect_or_blank(input).map_err(|source| Error::Read {
+        input: name.clone(),
+        source,
+    })?;
+    let detected = detected.unwrap_or(blank);
     Ok((detected, Cases::new(input, name, detected)))
 }
 
@@ -239,6 +264,38 @@ mod tests {
         let mut input = vec![b'\n'; PEEK_MAX + 3 * PEEK];
         input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
         assert_eq!(detected(&input), (Format::CodingNinjas, input.clone()));
+    }
+
+    /// Gives at most `piece` bytes a read, as a pipe may.
+    struct Pieces<'a> {
+        bytes: &'a [u8],
+        piece: usize,
+    }
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let size = self.piece.min(buf.len()).min(self.bytes.len());
+            buf[..size].copy_from_slice(&self.bytes[..size]);
+            self.bytes = &self.bytes[size..];
+            Ok(size)
+        }
+    }
+
+    /// A pipe written in 5000-byte pieces once decided LeetCode where a
+    /// file gave Coding Ninjas.
+    #[test]
+    fn detection_looks_at_the_same_bytes_however_the_reads_fall() {
+        for (spaces, expected) in [(PEEK_MAX + 100, Format::CodingNinjas), (PEEK_MAX - 1, Format::Leetcode)] {
+            let mut input = vec![b' '; spaces];
+            input.extend_from_slice(b"[\"TicTacToe\"] [[1]]");
+            for piece in [1, 3, 5000, PEEK, PEEK + 1, input.len()] {
+                let (format, _, mut all) = detect_past_mark(Pieces { bytes: &input, piece }).expect("in memory");
+                assert_eq!(format, expected, "{spaces} spaces read {piece} bytes at a time");
+                let mut bytes = Vec::new();
+                all.read_to_end(&mut bytes).expect("in memory");
+                assert!(bytes == input, "bytes lost");
+            }
+        }
     }
 
     #[test]

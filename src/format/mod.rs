@@ -23,3 +23,13 @@ pub enum Format {
     /// answers one `[null,...]` line per test case.
     Leetcode,
 }
+
+impl Format {
+    /// The other format: what `convert` turns this one into.
+    pub fn other(self) -> Format {
+        match self {
+            Format::CodingNinjas => Format::Leetcode,
+            Format::Leetcode => Format::CodingNinjas,
+        }
+    }
+}

@@ -143,8 +143,8 @@ pub enum Layout {
     /// Not an integer at all.
     #[error("expected an integer, found {0:?}")]
     NotInteger(String),
-    /// More than 18 significant digits.
-    #[error("integer {0} is too large")]
+    /// More than 18 significant digits, either side of zero.
+    #[error("integer {0} is too {size}", size = if .0.starts_with('-') { "small" } else { "large" })]
     TooLarge(String),
 }
 
