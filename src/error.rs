@@ -231,6 +231,22 @@ pub fn quote_token(shown: &[u8], goes_on: bool) -> String {
     text
 }
 
+/// `text` with every character a terminal would act on, or not show,
+/// escaped as Rust's `{:?}` escapes it (`\u{1b}`), and the rest, quotes
+/// included, as it is: for input quoted in JSON's own syntax, which
+/// `{:?}` would escape twice.
+pub fn escape_unprintable(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for character in text.chars() {
+        if matches!(character, '"' | '\\' | '\'') {
+            escaped.push(character);
+        } else {
+            escaped.extend(character.escape_debug());
+        }
+    }
+    escaped
+}
+
 /// Names a file in a data error; standard input goes unnamed.
 fn input_prefix(input: &InputName) -> String {
     match input {
@@ -275,6 +291,14 @@ mod tests {
         let token = "é".repeat(20);
         assert_eq!(quote_token(&token.as_bytes()[..31], true), "é".repeat(15) + "...");
         assert_eq!(quote_token(b"x\xff", false), "x\u{fffd}");
+    }
+
+    #[test]
+    fn unprintable_characters_are_escaped_and_quotes_kept() {
+        assert_eq!(escape_unprintable("\"\x1b[2J\""), "\"\\u{1b}[2J\"");
+        assert_eq!(escape_unprintable("[\u{c}\"move\"\0"), "[\\u{c}\"move\"\\0");
+        assert_eq!(escape_unprintable("\"a\\\"b\" é"), "\"a\\\"b\" é");
+        assert_eq!(escape_unprintable("\u{202e}"), "\\u{202e}");
     }
 
     #[test]

@@ -41,9 +41,16 @@ impl Format {
 fn format_of(input: &Path, text: &[u8]) -> Format {
     let args = fs::read_to_string(input.with_extension("args")).unwrap_or_default();
     let args: Vec<&str> = args.lines().collect();
-    match args.windows(2).find(|pair| pair[0] == "--format") {
+    let blank = text.iter().all(u8::is_ascii_whitespace);
+    match args
+        .windows(2)
+        .find(|pair| pair[0] == "--format" || pair[0] == "--to")
+    {
         Some(["--format", "leetcode"]) => Format::Leetcode,
         Some(["--format", "coding-ninjas"]) => Format::CodingNinjas,
+        // convert reads an input of only whitespace in the other format.
+        Some(["--to", "leetcode"]) if blank => Format::CodingNinjas,
+        Some(["--to", "coding-ninjas"]) if blank => Format::Leetcode,
         _ => Format::of(text),
     }
 }

@@ -21,7 +21,7 @@
 //! "invalid JSON" error at the byte where it stops being JSON, and a JSON
 //! value of the wrong kind is named for what was expected.
 
-use crate::error::{DataError, DataErrorKind, Error, InputName, Position, quote_token};
+use crate::error::{DataError, DataErrorKind, Error, InputName, Position, escape_unprintable, quote_token};
 use crate::format::bytes::{Chunks, QUOTED, is_space};
 use crate::format::lines::{BATCH, Moves};
 use crate::game::{BoardSize, MoveError, MoveField};
@@ -744,7 +744,7 @@ impl<R: Read> Reader<R> {
             let text = quote_token(&token[..token.len().min(QUOTED)], true);
             return Ok(Integer::Bad(DataErrorKind::TooLarge(text)));
         }
-        let found = self.quote_value(held);
+        let found = self.raw_value(held);
         Ok(Integer::Bad(DataErrorKind::NotInteger(found)))
     }
 
@@ -867,9 +867,17 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// The JSON value at the reading position as a message quotes it: up
-    /// to its end or [`QUOTED`] bytes.
+    /// The JSON value at the reading position as a message quotes it in
+    /// JSON's syntax: [`raw_value`](Self::raw_value) with what a terminal
+    /// would act on escaped (the value is not JSON yet: it may hold raw
+    /// control bytes).
     fn quote_value(&mut self, held: &[u64]) -> String {
+        escape_unprintable(&self.raw_value(held))
+    }
+
+    /// The JSON value at the reading position, up to its end or [`QUOTED`]
+    /// bytes, as it is: for a message that quotes it with `{:?}`.
+    fn raw_value(&mut self, held: &[u64]) -> String {
         self.look_ahead(QUOTED + 1, held);
         let bytes = &self.chunks.bytes()[self.chunks.pos..];
         let window = &bytes[..bytes.len().min(QUOTED + 1)];
