@@ -316,7 +316,11 @@ impl fmt::Display for Difference {
             Difference::SpacingFrom { line, column } => write!(
                 f,
                 "line {line}, column {column}: the output's bytes from here on are not \
-                 the expected answer's (compared exactly, whitespace included)"
+                 the expected answer's (compared exactly, whitespace included), somewhere \
+                 past this point: one side ran over {} MiB ahead of the other here (a long \
+                 run of whitespace), and the rest was compared by a digest, which finds \
+                 a difference but not its place",
+                super::exact::MOST_PENDING >> 20
             ),
             Difference::Spacing {
                 line,

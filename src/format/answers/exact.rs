@@ -85,7 +85,7 @@ struct Parting {
 
 /// The most bytes one side may be ahead of the other and still be matched
 /// byte by byte; past it, the rest of both sides is matched by a digest.
-const MOST_PENDING: usize = 4 * 1024 * 1024;
+pub(super) const MOST_PENDING: usize = 4 * 1024 * 1024;
 
 /// Matches the bytes of the two sides as each reads them.
 ///
