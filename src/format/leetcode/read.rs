@@ -677,12 +677,12 @@ impl<R: Read> Reader<R> {
                 Some(b',') => {
                     self.chunks.pos += 1;
                     match self.peek(holding)? {
-                        Some(b']') => return Err(self.json_error(self.here(), "expected value")),
+                        Some(b']') => return Err(self.json_error_in(self.here(), number, "expected value")),
                         Some(_) => {}
                         None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
                     }
                 }
-                Some(_) => return Err(self.json_error(self.here(), "expected `,` or `]`")),
+                Some(_) => return Err(self.json_error_in(self.here(), number, "expected `,` or `]`")),
                 None => return Err(self.at_end(FormatError::UnexpectedEnd(Array::Arguments))),
             }
             let at = self.here();
@@ -896,7 +896,14 @@ impl<R: Read> Reader<R> {
 
     #[cold]
     fn json_error(&self, offset: u64, message: &str) -> Error {
-        self.error(offset, None, FormatError::Json(message.to_owned()).into())
+        self.json_error_in(offset, None, message)
+    }
+
+    /// [`json_error`](Self::json_error) inside the argument list of move
+    /// `number` (none for the constructor's), which the message names.
+    #[cold]
+    fn json_error_in(&self, offset: u64, number: Option<u64>, message: &str) -> Error {
+        self.error(offset, number, FormatError::Json(message.to_owned()).into())
     }
 
     /// An error at the end of the input.
