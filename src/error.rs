@@ -90,7 +90,11 @@ pub enum DataErrorKind {
     #[error("expected an integer, found {0:?}")]
     NotInteger(String),
     /// An integer too large (or, below zero, too small) for any field.
-    #[error("integer {0} is too {size}", size = if .0.starts_with('-') { "small" } else { "large" })]
+    #[error(
+        "integer {shown} is too {size}",
+        shown = crate::error::escape_unprintable(.0),
+        size = if .0.starts_with('-') { "small" } else { "large" }
+    )]
     TooLarge(String),
     /// The input ended before the last case was complete.
     #[error("input ends early: expected {0}")]

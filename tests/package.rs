@@ -309,6 +309,27 @@ fn a_folder_named_with_a_trailing_dot_is_written_and_a_failure_leaves_nothing_be
             "{spelled}"
         );
     }
+    // `link/` is the folder the link points to, as in a shell: the package
+    // goes there, and the link stays.
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&problem, &link).expect("link");
+    fs::remove_file(problem.join("problem.yaml")).expect("a file removed");
+    tictactoe()
+        .current_dir(dir.path())
+        .args(["package", "--force", "--judge", "kattis", "link/"])
+        .assert()
+        .success();
+    assert!(
+        problem.join("problem.yaml").is_file(),
+        "written through the link"
+    );
+    assert!(
+        fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    fs::remove_file(&link).expect("link removed");
     // A link to nowhere in the package's place cannot be replaced by a folder.
     let dangling = dir.path().join("elsewhere");
     std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).expect("link");

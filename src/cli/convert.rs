@@ -1,9 +1,9 @@
 //! `convert`: rewrite an input in the other format without changing its meaning, so judges can move a problem between platforms.
 //!
 //! The input's format is detected unless the command line names it; an
-//! input of only whitespace is read in the other format than the one
-//! written, so that the empty LeetCode file that T = 0 becomes converts
-//! back to T = 0. Converting a file to
+//! input of only whitespace (up to the detection's limit, 1 MiB) is read in
+//! the other format than the one written, so that the empty LeetCode file
+//! that T = 0 becomes converts back to T = 0. Converting a file to
 //! its own format gives its canonical form. Canonical forms:
 //!
 //! - Coding Ninjas: T, then per case N, Q and one `ROW COL PLAYER` line per
@@ -28,8 +28,10 @@ use std::path::PathBuf;
 
 pub(super) const CONVERT_HELP: &str = "\
 The input's format is detected (LeetCode when its first non-whitespace byte
-is `[`), or named with --from; a file converted to its own format comes out
-in its canonical form. Only the format is checked: moves the solver would refuse
+is `[`; an input of only whitespace, up to 1 MiB, as the format it is not
+converted to, so that T = 0 comes back from its empty LeetCode file), or
+named with --from; a file converted to its own format comes out in its
+canonical form. Only the format is checked: moves the solver would refuse
 are kept as they are.
 
 Examples (they work in any folder):

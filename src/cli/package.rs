@@ -6,7 +6,7 @@ use crate::judging::package::{self, Judge, PackageFile, PackageSpec};
 use super::parse_seconds;
 use clap::{Args, ValueEnum};
 use std::fs;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,9 +25,11 @@ accepted and wrong-answer submissions (C++ and Python).
 By default a copy of this binary ships inside each validator, with `build` and
 `run` scripts that still work when an import flattens the folder and keeps the
 run bit only on those two (DOMjudge does). Build the copy for the judge host:
-a static Linux binary runs anywhere; a build that is no Linux program
-(Windows, macOS) refuses to ship itself. --use-path writes scripts that call
-`tictactoe` on the judge's PATH instead.
+a static x86-64 Linux binary (cargo judge-build) runs on any x86-64 judge; a
+dynamically linked one, or one for another CPU, ships with a warning naming
+what the host needs (the newest glibc it asks for); a build that is no Linux
+program (Windows, macOS) refuses to ship itself. --use-path writes scripts
+that call `tictactoe` on the judge's PATH instead.
 
 problem.yaml names `the problem setter` as rights owner and credits, under
 cc0, and a UUID made from the seed and the judge: edit them to yours, and use
@@ -237,22 +239,52 @@ fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(create(&path))?;
         }
     }
+    swap_in(fresh, target, &parent, &mut |from, to| fs::rename(from, to))
+}
+
+/// Puts the finished package `fresh` at `target`, in `parent`, through
+/// `rename`: what was there is moved aside first and removed last.
+fn swap_in(
+    fresh: tempfile::TempDir,
+    target: &Path,
+    parent: &Path,
+    rename: &mut dyn FnMut(&Path, &Path) -> io::Result<()>,
+) -> Result<(), Error> {
+    let create = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::CreateOutput { path, source }
+    };
     // Both folders stay temporary (removed when dropped) until the swap is
     // done, so that a failure leaves nothing behind but what was there.
     let aside = if target.exists() {
         let aside = tempfile::Builder::new()
             .prefix(".tictactoe-package-old")
-            .tempdir_in(&parent)
-            .map_err(create(&parent))?;
-        fs::rename(target, aside.path().join("old")).map_err(create(target))?;
+            .tempdir_in(parent)
+            .map_err(create(parent))?;
+        rename(target, &aside.path().join("old")).map_err(create(target))?;
         Some(aside)
     } else {
         None
     };
-    if let Err(source) = fs::rename(fresh.path(), target) {
-        if let Some(aside) = &aside {
-            // Put back what was there.
-            let _ = fs::rename(aside.path().join("old"), target);
+    if let Err(source) = rename(fresh.path(), target) {
+        if let Some(aside) = aside {
+            // Put back what was there; if even that fails, it is kept
+            // where it was moved, and the message says where.
+            let old = aside.path().join("old");
+            if let Err(again) = rename(&old, target) {
+                let kept = aside.keep().join("old");
+                return Err(Error::CreateOutput {
+                    path: target.to_path_buf(),
+                    source: io::Error::new(
+                        source.kind(),
+                        format!(
+                            "{source}; what was there could not be put back ({again}) \
+                             and is kept in {}",
+                            kept.display()
+                        ),
+                    ),
+                });
+            }
         }
         return Err(Error::CreateOutput {
             path: target.to_path_buf(),
@@ -266,6 +298,22 @@ fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
         aside.close().map_err(create(&path))?;
     }
     Ok(())
+}
+
+/// `DIR/.` and `DIR/` named as `DIR` (renaming a path that ends in `.`
+/// fails), but a link so named is the folder it points to, as `link/` is
+/// in a shell: the package replaces that folder, not the link.
+fn plain_folder(dir: PathBuf) -> PathBuf {
+    let plain: PathBuf = dir.components().collect();
+    let spelled_as_folder = plain.as_os_str() != dir.as_os_str();
+    let link = fs::symlink_metadata(&plain).is_ok_and(|meta| meta.file_type().is_symlink());
+    if spelled_as_folder
+        && link
+        && let Ok(real) = fs::canonicalize(&dir)
+    {
+        return real;
+    }
+    plain
 }
 
 impl PackageArgs {
@@ -284,9 +332,88 @@ impl PackageArgs {
                 time_limit: self.time_limit,
                 use_path: self.use_path,
             },
-            // `DIR/.` named as `DIR`: renaming a path that ends in `.` fails.
-            dir: self.dir.components().collect(),
+            dir: plain_folder(self.dir),
             force: self.force,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A package folder with one file saying `text`, in `parent`.
+    fn folder_saying(parent: &Path, text: &str) -> tempfile::TempDir {
+        let folder = tempfile::Builder::new()
+            .prefix(".tictactoe-package")
+            .tempdir_in(parent)
+            .expect("folder");
+        fs::write(folder.path().join("NOTES.md"), text).expect("file");
+        folder
+    }
+
+    /// Renames, but the calls numbered in `failing` (from 1) fail.
+    fn failing_renames(failing: &'static [usize]) -> impl FnMut(&Path, &Path) -> io::Result<()> {
+        let mut calls = 0;
+        move |from, to| {
+            calls += 1;
+            if failing.contains(&calls) {
+                return Err(io::Error::other("refused for the test"));
+            }
+            fs::rename(from, to)
+        }
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("folder")
+            .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_swap_puts_back_what_was_there_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("tictactoe");
+        fs::create_dir(&target).expect("folder");
+        fs::write(target.join("NOTES.md"), "old").expect("file");
+        let fresh = folder_saying(dir.path(), "new");
+        let swapped = swap_in(fresh, &target, dir.path(), &mut failing_renames(&[2]));
+        assert!(swapped.is_err());
+        assert_eq!(fs::read_to_string(target.join("NOTES.md")).expect("kept"), "old");
+        assert_eq!(names_in(dir.path()), ["tictactoe"]);
+    }
+
+    /// Until this test's fix, the old package went with the temporary
+    /// folder it had been moved into.
+    #[test]
+    fn what_cannot_be_put_back_is_kept_and_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("tictactoe");
+        fs::create_dir(&target).expect("folder");
+        fs::write(target.join("NOTES.md"), "old").expect("file");
+        let fresh = folder_saying(dir.path(), "new");
+        let swapped = swap_in(fresh, &target, dir.path(), &mut failing_renames(&[2, 3]));
+        let message = swapped.expect_err("the swap fails").to_string();
+        let kept = message
+            .rsplit_once("is kept in ")
+            .map(|(_, kept)| PathBuf::from(kept))
+            .expect("the message names where");
+        assert_eq!(fs::read_to_string(kept.join("NOTES.md")).expect("kept"), "old");
+        assert!(!target.exists());
+    }
+
+    #[test]
+    fn a_swap_replaces_what_was_there_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("tictactoe");
+        fs::create_dir(&target).expect("folder");
+        fs::write(target.join("NOTES.md"), "old").expect("file");
+        let fresh = folder_saying(dir.path(), "new");
+        swap_in(fresh, &target, dir.path(), &mut failing_renames(&[])).expect("swapped");
+        assert_eq!(fs::read_to_string(target.join("NOTES.md")).expect("new"), "new");
+        assert_eq!(names_in(dir.path()), ["tictactoe"]);
     }
 }

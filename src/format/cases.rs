@@ -134,9 +134,10 @@ pub fn open(source: &InputSource, format: Option<Format>) -> Result<(Format, Ope
     Ok((detected, Cases::new(input, name, detected)))
 }
 
-/// [`open`] with the format detected, but an input of only whitespace read
-/// as `blank`: `convert` reads an empty input as the other format's file
-/// of no test cases, as it writes T = 0 in LeetCode's format.
+/// [`open`] with the format detected, but an input that ends within
+/// [`PEEK_MAX`] bytes with only whitespace read as `blank`: `convert` reads
+/// an empty input as the other format's file of no test cases, as it
+/// writes T = 0 in LeetCode's format.
 pub fn open_detected_or(source: &InputSource, blank: Format) -> Result<(Format, OpenCases), Error> {
     let (input, name) = files::open(source)?;
     let (detected, _, input) = detect_or_blank(input).map_err(|source| Error::Read {

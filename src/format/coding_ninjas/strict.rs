@@ -144,7 +144,11 @@ pub enum Layout {
     #[error("expected an integer, found {0:?}")]
     NotInteger(String),
     /// More than 18 significant digits, either side of zero.
-    #[error("integer {0} is too {size}", size = if .0.starts_with('-') { "small" } else { "large" })]
+    #[error(
+        "integer {shown} is too {size}",
+        shown = crate::error::escape_unprintable(.0),
+        size = if .0.starts_with('-') { "small" } else { "large" }
+    )]
     TooLarge(String),
 }
 

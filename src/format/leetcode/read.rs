@@ -644,7 +644,7 @@ impl<R: Read> Reader<R> {
         }
         match serde_json::from_slice::<String>(text) {
             Ok(name) => Ok(name == expected),
-            Err(error) => Err(self.json_error(at, &json_message(&error))),
+            Err(error) => Err(self.json_error_in(at, number, &json_message(&error))),
         }
     }
 

@@ -369,9 +369,12 @@ pub fn files(spec: &PackageSpec, binary: Option<&[u8]>) -> Result<Vec<PackageFil
 pub struct HostNeeds {
     /// The ELF machine number (`e_machine`): 62 for x86-64.
     pub machine: u16,
-    /// Whether the binary names a program interpreter (`PT_INTERP`): it
-    /// is dynamically linked, and runs only where its libraries are.
-    pub dynamic: bool,
+    /// Whether it is a 64-bit ELF (an x86-64 machine in a 32-bit ELF is
+    /// x32, which few kernels run).
+    pub wide: bool,
+    /// The program interpreter (`PT_INTERP`) of a dynamically linked
+    /// binary, which runs only where that loader and its libraries are.
+    pub interpreter: Option<String>,
     /// The newest `GLIBC_` symbol version a dynamically linked binary
     /// asks for, as (major, minor): a host with an older C library
     /// refuses to start it.
@@ -382,9 +385,10 @@ pub struct HostNeeds {
 const ELF_X86_64: u16 = 62;
 
 impl HostNeeds {
-    /// The needs of `binary`, or `None` when it is no ELF program a Linux
-    /// judge could start (a Windows or macOS build of this tool, which
-    /// would be shipped as `tictactoe` and fail at the judge's first test).
+    /// The needs of `binary`, or `None` when it is no program a Linux
+    /// judge could start: not an ELF (a Windows or macOS build of this
+    /// tool, which would be shipped as `tictactoe` and fail at the judge's
+    /// first test), an ELF for another system, or no executable.
     pub fn of(binary: &[u8]) -> Option<HostNeeds> {
         let header = binary.get(..64)?;
         if !header.starts_with(b"\x7fELF") {
@@ -400,8 +404,14 @@ impl HostNeeds {
             2 => false,
             _ => return None,
         };
-        let number = |at: usize, size: usize| -> Option<u64> {
-            let bytes = binary.get(at..at.checked_add(size)?)?;
+        // System V or Linux (GNU): the ones Linux starts.
+        if !matches!(header[7], 0 | 3) {
+            return None;
+        }
+        let number = |at: u64, size: u64| -> Option<u64> {
+            let start = usize::try_from(at).ok()?;
+            let end = usize::try_from(at.checked_add(size)?).ok()?;
+            let bytes = binary.get(start..end)?;
             let fold = |value: u64, &byte: &u8| value << 8 | u64::from(byte);
             Some(if little {
                 bytes.iter().rev().fold(0, fold)
@@ -409,26 +419,38 @@ impl HostNeeds {
                 bytes.iter().fold(0, fold)
             })
         };
+        // ET_EXEC, or ET_DYN (a position-independent executable).
+        if !matches!(number(16, 2)?, 2 | 3) {
+            return None;
+        }
         let machine = u16::try_from(number(18, 2)?).ok()?;
         let (table, entry_size, entries) = if wide {
             (number(32, 8)?, number(54, 2)?, number(56, 2)?)
         } else {
             (number(28, 4)?, number(42, 2)?, number(44, 2)?)
         };
+        // Where a program header keeps its type, and its segment's offset
+        // and size in the file.
+        let (offset_at, size_at, word) = if wide { (8, 32, 8) } else { (4, 16, 4) };
+        const PT_INTERP: u64 = 3;
         // A header cut short reads as no interpreter: the kernel would
         // refuse such a file anyway.
-        const PT_INTERP: u64 = 3;
-        let dynamic = (0..entries).any(|index| {
-            table
-                .checked_add(index * entry_size)
-                .and_then(|at| usize::try_from(at).ok())
-                .and_then(|at| number(at, 4))
-                == Some(PT_INTERP)
+        let interpreter = (0..entries).find_map(|index| {
+            let at = table.checked_add(index * entry_size)?;
+            if number(at, 4)? != PT_INTERP {
+                return None;
+            }
+            let start = usize::try_from(number(at + offset_at, word)?).ok()?;
+            let size = usize::try_from(number(at + size_at, word)?).ok()?;
+            let path = binary.get(start..start.checked_add(size)?)?;
+            let path = path.split(|&byte| byte == 0).next().unwrap_or_default();
+            Some(String::from_utf8_lossy(path).into_owned())
         });
-        let glibc = if dynamic { newest_glibc(binary) } else { None };
+        let glibc = interpreter.as_ref().and_then(|_| newest_glibc(binary));
         Some(HostNeeds {
             machine,
-            dynamic,
+            wide,
+            interpreter,
             glibc,
         })
     }
@@ -437,31 +459,29 @@ impl HostNeeds {
     /// line: `None` for a static x86-64 build, which any x86-64 Linux
     /// judge host runs.
     pub fn warning(&self) -> Option<String> {
-        let (machine, cpu) = match self.machine {
-            ELF_X86_64 => ("x86-64".to_owned(), String::new()),
-            3 => ("32-bit x86".to_owned(), "an x86 CPU".to_owned()),
-            40 => ("32-bit ARM".to_owned(), "an ARM CPU".to_owned()),
-            183 => ("aarch64".to_owned(), "an aarch64 CPU".to_owned()),
-            243 => ("RISC-V".to_owned(), "a RISC-V CPU".to_owned()),
-            other => (
+        let (machine, cpu) = match (self.machine, self.wide) {
+            (ELF_X86_64, true) => ("x86-64".to_owned(), None),
+            (ELF_X86_64, false) => ("x32".to_owned(), Some("a kernel built to run x32 programs".to_owned())),
+            (3, _) => ("32-bit x86".to_owned(), Some("support for 32-bit x86 programs".to_owned())),
+            (40, _) => ("32-bit ARM".to_owned(), Some("an ARM CPU".to_owned())),
+            (183, _) => ("aarch64".to_owned(), Some("an aarch64 CPU".to_owned())),
+            (243, _) => ("RISC-V".to_owned(), Some("a RISC-V CPU".to_owned())),
+            (other, _) => (
                 format!("ELF machine {other}"),
-                format!("a CPU of ELF machine {other}"),
+                Some(format!("a CPU of ELF machine {other}")),
             ),
         };
-        let mut needs = Vec::new();
-        if self.machine != ELF_X86_64 {
-            needs.push(cpu);
-        }
-        if self.dynamic {
+        let mut needs: Vec<String> = cpu.into_iter().collect();
+        if let Some(interpreter) = &self.interpreter {
             needs.push(match self.glibc {
                 Some((major, minor)) => format!("glibc {major}.{minor} or newer"),
-                None => "this host's C library".to_owned(),
+                None => format!("the C library its loader {interpreter} belongs to"),
             });
         }
         if needs.is_empty() {
             return None;
         }
-        let linked = if self.dynamic {
+        let linked = if self.interpreter.is_some() {
             "dynamically linked"
         } else {
             "static"
@@ -478,9 +498,9 @@ impl HostNeeds {
 
 /// The newest `GLIBC_major.minor` version named in `binary`: a
 /// dynamically linked binary lists each version it needs among its
-/// dynamic strings.
+/// dynamic strings, each a string of its own (after a NUL).
 fn newest_glibc(binary: &[u8]) -> Option<(u32, u32)> {
-    const PREFIX: &[u8] = b"GLIBC_";
+    const PREFIX: &[u8] = b"\0GLIBC_";
     memchr::memmem::find_iter(binary, PREFIX)
         .filter_map(|at| {
             let rest = binary.get(at + PREFIX.len()..)?;
@@ -545,23 +565,31 @@ mod tests {
         assert_eq!(first.into_inner(), second.into_inner());
     }
 
-    /// A 64-bit little-endian ELF header for `machine` with one program
-    /// header of `program_type`, then `strings`.
+    /// A 64-bit little-endian executable ELF for `machine` with one
+    /// program header of `program_type` (an interpreter's names
+    /// `/lib64/ld-linux-x86-64.so.2`), then `strings`.
     fn elf(machine: u16, program_type: u32, strings: &[u8]) -> Vec<u8> {
         let mut binary = vec![0u8; 64 + 56];
         binary[..7].copy_from_slice(b"\x7fELF\x02\x01\x01");
+        binary[16..18].copy_from_slice(&3u16.to_le_bytes());
         binary[18..20].copy_from_slice(&machine.to_le_bytes());
         binary[32..40].copy_from_slice(&64u64.to_le_bytes());
         binary[54..56].copy_from_slice(&56u16.to_le_bytes());
         binary[56..58].copy_from_slice(&1u16.to_le_bytes());
         binary[64..68].copy_from_slice(&program_type.to_le_bytes());
+        let loader = b"/lib64/ld-linux-x86-64.so.2\0";
+        let loader_at = binary.len() as u64;
+        binary[72..80].copy_from_slice(&loader_at.to_le_bytes());
+        binary[96..104].copy_from_slice(&(loader.len() as u64).to_le_bytes());
+        binary.extend_from_slice(loader);
         binary.extend_from_slice(strings);
         binary
     }
 
     const LOAD: u32 = 1;
     const INTERP: u32 = 3;
-    const VERSIONS: &[u8] = b"\0GLIBC_2.2.5\0GLIBC_2.34\0GLIBC_2.9\0GLIBC_PRIVATE\0GLIBC_2.\0";
+    const VERSIONS: &[u8] =
+        b"\0GLIBC_2.2.5\0GLIBC_2.34\0GLIBC_2.9\0GLIBC_PRIVATE\0GLIBC_2.\0see GLIBC_9.99\0";
 
     #[test]
     fn only_a_linux_program_is_one_judges_run() {
@@ -570,12 +598,18 @@ mod tests {
         assert_eq!(HostNeeds::of(b"MZ\x90\x00"), None);
         assert_eq!(HostNeeds::of(&[0xcf, 0xfa, 0xed, 0xfe]), None);
         assert_eq!(HostNeeds::of(b""), None);
+        let mut freebsd = elf(ELF_X86_64, LOAD, b"");
+        freebsd[7] = 9;
+        assert_eq!(HostNeeds::of(&freebsd), None, "another system's");
+        let mut object = elf(ELF_X86_64, LOAD, b"");
+        object[16] = 1;
+        assert_eq!(HostNeeds::of(&object), None, "no executable");
     }
 
     #[test]
     fn a_static_x86_64_build_needs_nothing_said() {
         let needs = HostNeeds::of(&elf(ELF_X86_64, LOAD, VERSIONS)).expect("an ELF");
-        assert!(!needs.dynamic);
+        assert_eq!(needs.interpreter, None);
         assert_eq!(needs.glibc, None, "a static build's own strings are not needs");
         assert_eq!(needs.warning(), None);
     }
@@ -583,12 +617,18 @@ mod tests {
     #[test]
     fn a_dynamic_build_is_told_the_newest_glibc_it_needs() {
         let needs = HostNeeds::of(&elf(ELF_X86_64, INTERP, VERSIONS)).expect("an ELF");
-        assert!(needs.dynamic);
-        assert_eq!(needs.glibc, Some((2, 34)));
+        assert_eq!(needs.interpreter.as_deref(), Some("/lib64/ld-linux-x86-64.so.2"));
+        assert_eq!(needs.glibc, Some((2, 34)), "a version inside other text is none");
         let warning = needs.warning().expect("a warning");
         assert!(warning.starts_with("this tictactoe is a dynamically linked x86-64 program"));
         assert!(warning.contains("needs glibc 2.34 or newer to run"), "{warning}");
         assert!(warning.contains("cargo judge-build"), "{warning}");
+        let other_library = HostNeeds::of(&elf(ELF_X86_64, INTERP, b"")).expect("an ELF");
+        let warning = other_library.warning().expect("a warning");
+        assert!(
+            warning.contains("the C library its loader /lib64/ld-linux-x86-64.so.2 belongs to"),
+            "{warning}"
+        );
     }
 
     #[test]
@@ -600,6 +640,12 @@ mod tests {
         let needs = HostNeeds::of(&elf(183, INTERP, VERSIONS)).expect("an ELF");
         let warning = needs.warning().expect("a warning");
         assert!(warning.contains("needs an aarch64 CPU and glibc 2.34 or newer"), "{warning}");
+        let x32 = HostNeeds {
+            wide: false,
+            ..HostNeeds::of(&elf(ELF_X86_64, LOAD, b"")).expect("an ELF")
+        };
+        let warning = x32.warning().expect("a warning");
+        assert!(warning.starts_with("this tictactoe is a static x32 program"), "{warning}");
     }
 
     /// The binary these tests run in, read as `package` reads itself.
@@ -608,7 +654,7 @@ mod tests {
     fn this_test_binary_is_read_as_dynamically_linked_against_glibc() {
         let exe = std::env::current_exe().expect("this test binary");
         let needs = HostNeeds::of(&std::fs::read(exe).expect("read")).expect("an ELF");
-        assert!(needs.dynamic);
+        assert!(needs.interpreter.is_some());
         assert!(needs.glibc.is_some_and(|version| version >= (2, 2)), "{needs:?}");
     }
 
