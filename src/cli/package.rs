@@ -352,6 +352,17 @@ mod tests {
         folder
     }
 
+    /// A folder holding an old package at `tictactoe`, that path, and a new
+    /// package beside it.
+    fn an_old_package_and_a_new_one() -> (tempfile::TempDir, PathBuf, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("tictactoe");
+        fs::create_dir(&target).expect("folder");
+        fs::write(target.join("NOTES.md"), "old").expect("file");
+        let fresh = folder_saying(dir.path(), "new");
+        (dir, target, fresh)
+    }
+
     /// Renames, but the calls numbered in `failing` (from 1) fail.
     fn failing_renames(failing: &'static [usize]) -> impl FnMut(&Path, &Path) -> io::Result<()> {
         let mut calls = 0;
@@ -375,11 +386,7 @@ mod tests {
 
     #[test]
     fn a_failed_swap_puts_back_what_was_there_and_leaves_nothing_beside_it() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let target = dir.path().join("tictactoe");
-        fs::create_dir(&target).expect("folder");
-        fs::write(target.join("NOTES.md"), "old").expect("file");
-        let fresh = folder_saying(dir.path(), "new");
+        let (dir, target, fresh) = an_old_package_and_a_new_one();
         let swapped = swap_in(fresh, &target, dir.path(), &mut failing_renames(&[2]));
         assert!(swapped.is_err());
         assert_eq!(fs::read_to_string(target.join("NOTES.md")).expect("kept"), "old");
@@ -390,11 +397,7 @@ mod tests {
     /// folder it had been moved into.
     #[test]
     fn what_cannot_be_put_back_is_kept_and_named() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let target = dir.path().join("tictactoe");
-        fs::create_dir(&target).expect("folder");
-        fs::write(target.join("NOTES.md"), "old").expect("file");
-        let fresh = folder_saying(dir.path(), "new");
+        let (dir, target, fresh) = an_old_package_and_a_new_one();
         let swapped = swap_in(fresh, &target, dir.path(), &mut failing_renames(&[2, 3]));
         let message = swapped.expect_err("the swap fails").to_string();
         let kept = message
@@ -407,11 +410,7 @@ mod tests {
 
     #[test]
     fn a_swap_replaces_what_was_there_and_leaves_nothing_beside_it() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let target = dir.path().join("tictactoe");
-        fs::create_dir(&target).expect("folder");
-        fs::write(target.join("NOTES.md"), "old").expect("file");
-        let fresh = folder_saying(dir.path(), "new");
+        let (dir, target, fresh) = an_old_package_and_a_new_one();
         swap_in(fresh, &target, dir.path(), &mut failing_renames(&[])).expect("swapped");
         assert_eq!(fs::read_to_string(target.join("NOTES.md")).expect("new"), "new");
         assert_eq!(names_in(dir.path()), ["tictactoe"]);
