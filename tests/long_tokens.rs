@@ -162,7 +162,9 @@ fn validate_check_convert_and_trace_stream_past_the_long_token() {
     both_ways(&["validate"], &ZEROS_IN_A_ROW, |output| {
         assert_eq!(output.status.code(), Some(1));
         assert!(
-            stdout(output).contains("line 4, column 1: case 1, move 1: integer 000"),
+            stdout(output).contains("line 4, column 1: case 1, move 1: \"000")
+                && stdout(output).contains("has a leading zero")
+                && !stdout(output).contains("too large"),
             "{}",
             stdout(output)
         );

@@ -259,6 +259,26 @@ fn a_missing_file_is_a_failure_to_run_not_a_verdict() {
 }
 
 #[test]
+fn a_word_among_kattis_validator_flags_is_named_as_one() {
+    tictactoe()
+        .args(["validate", "--protocol", "kattis", "small"])
+        .write_stdin("1\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n")
+        .assert()
+        .code(66)
+        .stderr(predicate::str::starts_with("error: cannot open small:"))
+        .stderr(predicate::str::contains(
+            "under --protocol kattis the input comes on standard input, so a word among \
+             input_validator_flags is taken for this file",
+        ));
+    tictactoe()
+        .args(["validate", "small"])
+        .write_stdin("1\n")
+        .assert()
+        .code(66)
+        .stderr(predicate::str::contains("input_validator_flags").not());
+}
+
+#[test]
 fn an_invalid_file_keeps_status_1_when_the_reports_reader_goes_away() {
     use std::io::Write;
     use std::process::{Command as Process, Stdio};

@@ -14,7 +14,7 @@ use crate::judging::validate::leetcode::validate_leetcode_split;
 use crate::judging::validate::{Report, Rule, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 pub(super) const VALIDATE_HELP: &str = "\
@@ -152,6 +152,28 @@ pub struct ValidateConfig {
     pub json: bool,
 }
 
+/// A missing file under Kattis's protocol is most likely a word among the
+/// problem's `input_validator_flags` (`small`): the judge gives the input on
+/// standard input and its flags as arguments, so the message says so.
+fn judge_flag_hint(error: Error, config: &ValidateConfig) -> Error {
+    match error {
+        Error::Open { path, source }
+            if config.protocol == Protocol::Kattis && source.kind() == io::ErrorKind::NotFound =>
+        {
+            let source = io::Error::new(
+                source.kind(),
+                format!(
+                    "{source}; under --protocol kattis the input comes on standard input, so a \
+                     word among input_validator_flags is taken for this file: give this \
+                     validator's options there instead (such as --max-n 50)"
+                ),
+            );
+            Error::Open { path, source }
+        }
+        other => other,
+    }
+}
+
 /// Validates the input and writes the report: each violation on its own
 /// line, then a verdict line. Returns the protocol's status for the verdict.
 pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> Result<u8, Error> {
@@ -163,7 +185,7 @@ pub fn run(config: &ValidateConfig, output: impl Write, errors: impl Write) -> R
         files::refuse_an_input(log, std::slice::from_ref(&config.input))?;
     }
     files::refuse_stdout_on(std::slice::from_ref(&config.input))?;
-    let (reader, name) = files::open(&config.input)?;
+    let (reader, name) = files::open(&config.input).map_err(|error| judge_flag_hint(error, config))?;
     let (format, marked, reader) = cases::resolve(reader, &name, config.format)?;
     let split = Split {
         workers: config.threads,

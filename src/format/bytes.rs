@@ -357,11 +357,12 @@ impl<R: Read> Chunks<R> {
     /// (a million leading zeros), which [`scan_int`] would have to hold
     /// whole and rescan after every read.
     #[cold]
-    pub fn take_int(&mut self) -> io::Result<LongInt> {
+    pub fn take_int(&mut self) -> io::Result<LongToken> {
         let mut sign = None;
         let mut started = false;
         let mut integer = true;
-        let mut digits = false;
+        let mut digits: u64 = 0;
+        let mut first_digit = None;
         // The magnitude, while it fits; leading zeros add nothing.
         let mut magnitude: Option<u64> = Some(0);
         let (text, _) = self.take_token(|mut run| {
@@ -376,7 +377,8 @@ impl<R: Read> Chunks<R> {
             if !integer {
                 return;
             }
-            digits |= !run.is_empty();
+            first_digit = first_digit.or(run.first().copied());
+            digits += run.len() as u64;
             if magnitude == Some(0) {
                 let zeros = run.iter().take_while(|&&byte| byte == b'0').count();
                 run = &run[zeros..];
@@ -390,18 +392,22 @@ impl<R: Read> Chunks<R> {
                 }
             }
         })?;
-        if !integer || !digits {
-            return Ok(LongInt::NotInteger(text));
-        }
         let negative = sign == Some(b'-');
         let most = i64::MAX as u64 + u64::from(negative);
-        Ok(match magnitude {
+        let value = match magnitude {
+            _ if !integer || digits == 0 => Err(IntFault::NotInteger),
             Some(value) if value <= most => {
                 // i64::MIN's magnitude wraps to itself, and negating keeps it.
                 let value = value as i64;
-                LongInt::Int(if negative { value.wrapping_neg() } else { value })
+                Ok(if negative { value.wrapping_neg() } else { value })
             }
-            _ => LongInt::TooLarge(text),
+            _ => Err(IntFault::TooLarge),
+        };
+        Ok(LongToken {
+            text,
+            value,
+            sign,
+            leading_zero: digits > 1 && first_digit == Some(b'0'),
         })
     }
 
@@ -732,14 +738,26 @@ pub fn digits_value(word: u64, count: usize) -> u64 {
 }
 
 /// An integer token read by [`Chunks::take_int`].
+/// An integer token read whole, however long.
 #[derive(Debug, PartialEq, Eq)]
-pub enum LongInt {
-    /// Its value.
-    Int(i64),
-    /// Not an integer: the token as a message quotes it.
-    NotInteger(String),
-    /// An integer beyond the range of i64, quoted.
-    TooLarge(String),
+pub struct LongToken {
+    /// The token as a message quotes it.
+    pub text: String,
+    /// Its value, or why it has none.
+    pub value: Result<i64, IntFault>,
+    /// The sign written before its digits, if any.
+    pub sign: Option<u8>,
+    /// Whether its digits start with a zero that more digits follow.
+    pub leading_zero: bool,
+}
+
+/// Why a token has no integer value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntFault {
+    /// Not an optionally signed run of decimal digits.
+    NotInteger,
+    /// An integer beyond the range of i64.
+    TooLarge,
 }
 
 /// The result of scanning one integer token in a buffer.
@@ -775,6 +793,14 @@ pub fn scan_int(buf: &[u8], start: usize, at_eof: bool) -> Scanned {
         at += 1;
     }
     let digits = &buf[digits_start..at];
+    // Whether it is an integer at all comes first: `99999999999999999999x`
+    // is not one, however many digits it starts with.
+    match buf.get(at) {
+        None if !at_eof => return Scanned::Incomplete,
+        Some(&byte) if !is_space(byte) => return Scanned::NotInteger,
+        _ if digits.is_empty() => return Scanned::NotInteger,
+        _ => {}
+    }
     let value = if digits.len() > 18 {
         // Rare: the wrapped value may be wrong, so read the digits again.
         match exact_value(digits, negative) {
@@ -784,12 +810,6 @@ pub fn scan_int(buf: &[u8], start: usize, at_eof: bool) -> Scanned {
     } else {
         value
     };
-    match buf.get(at) {
-        None if !at_eof => return Scanned::Incomplete,
-        Some(&byte) if !is_space(byte) => return Scanned::NotInteger,
-        _ if digits.is_empty() => return Scanned::NotInteger,
-        _ => {}
-    }
     // At most 18 digits, or checked by exact_value: the value fits an i64
     // (i64::MIN's magnitude wraps to itself, and negating it keeps it).
     let value = value as i64;
@@ -843,6 +863,14 @@ mod tests {
         assert_eq!(scan_int(b"+007", 0, true), Scanned::Int(7, 4));
         assert_eq!(scan_int(b"12", 0, false), Scanned::Incomplete);
         assert_eq!(scan_int(b"12x ", 0, true), Scanned::NotInteger);
+        assert_eq!(
+            scan_int(b"99999999999999999999x ", 0, true),
+            Scanned::NotInteger
+        );
+        assert_eq!(
+            scan_int(b"99999999999999999999", 0, false),
+            Scanned::Incomplete
+        );
         assert_eq!(scan_int(b"- ", 0, true), Scanned::NotInteger);
         assert_eq!(scan_int(b"x", 0, true), Scanned::NotInteger);
         assert_eq!(

@@ -7,7 +7,7 @@
 
 use crate::error::{Count, DataErrorKind, Error, Expected, InputName};
 use crate::format::bytes::{
-    BlockTokens, Chunks, LongInt, Scanned, buffered_count, is_space, scan_int, window_at,
+    BlockTokens, Chunks, IntFault, Scanned, buffered_count, is_space, scan_int, window_at,
 };
 use crate::format::coding_ninjas::short_cases::{CaseRun, read_short_cases};
 use crate::format::lines::{BATCH, Moves, read_usual_lines};
@@ -642,10 +642,12 @@ impl<R: Read> Reader<R> {
             input: self.name.clone(),
             source,
         })?;
-        match read {
-            LongInt::Int(value) => Ok((value, offset)),
-            LongInt::NotInteger(text) => Err(self.error(offset, DataErrorKind::NotInteger(text))),
-            LongInt::TooLarge(text) => Err(self.error(offset, DataErrorKind::TooLarge(text))),
+        match read.value {
+            Ok(value) => Ok((value, offset)),
+            Err(IntFault::NotInteger) => {
+                Err(self.error(offset, DataErrorKind::NotInteger(read.text)))
+            }
+            Err(IntFault::TooLarge) => Err(self.error(offset, DataErrorKind::TooLarge(read.text))),
         }
     }
 

@@ -11,7 +11,7 @@
 //! Line and column are tracked as separators are consumed (the layout puts a
 //! known separator after every token, so this costs one addition per line).
 
-use crate::format::bytes::{Chunks, QUOTED, Resume, is_space};
+use crate::format::bytes::{Chunks, IntFault, Resume, is_space};
 use crate::format::lines::{Moves, read_usual_lines};
 use crate::simd::Cpu;
 use std::io::{self, Read};
@@ -336,7 +336,7 @@ impl<R: Read> StrictReader<R> {
             return Ok(None);
         }
         let spot = self.spot();
-        let (text, _, _) = self.scan_token()?;
+        let (text, _) = self.chunks.take_token(|_| {})?;
         Ok(Some((spot, text)))
     }
 
@@ -354,56 +354,26 @@ impl<R: Read> StrictReader<R> {
         self.chunks.fill_ahead(WINDOW)
     }
 
-    /// Consumes one token, however long: its first bytes for quoting, whether
-    /// it is all digits after an optional sign, and its length.
-    #[cold]
-    fn scan_token(&mut self) -> io::Result<(String, bool, usize)> {
-        let mut numeric = true;
-        let mut first = true;
-        let (quoted, length) = self.chunks.take_token(|run| {
-            for &byte in run {
-                let sign = first && (byte == b'+' || byte == b'-');
-                numeric &= sign || byte.is_ascii_digit();
-                first = false;
-            }
-        })?;
-        Ok((quoted, numeric, length))
-    }
-
     /// Reads a token that is not a canonical integer: what it is worth, if
     /// anything, with its layout break recorded.
     #[cold]
     fn token_slow(&mut self, spot: Spot) -> io::Result<Option<i64>> {
-        let (text, numeric, length) = self.scan_token()?;
-        let (sign, digits) = match text.as_bytes().first() {
-            Some(b'+') => (Some(b'+'), &text[1..]),
-            Some(b'-') => (Some(b'-'), &text[1..]),
-            _ => (None, text.as_str()),
-        };
-        if !numeric || digits.is_empty() {
-            self.problems.push((spot, Layout::NotInteger(text)));
-            return Ok(None);
-        }
-        let significant = digits.trim_start_matches('0');
-        // Whatever an i64 holds, i64::MIN included, as the solver reads it.
-        let value = format!("{}{significant}", if sign == Some(b'-') { "-" } else { "" });
-        let parsed = match significant {
-            "" => Ok(0),
-            _ => value.parse::<i64>(),
-        };
-        let value = match parsed {
-            Ok(value) if length <= QUOTED => value,
-            _ => {
-                self.problems.push((spot, Layout::TooLarge(text)));
+        let token = self.chunks.take_int()?;
+        let value = match token.value {
+            Ok(value) => value,
+            Err(IntFault::NotInteger) => {
+                self.problems.push((spot, Layout::NotInteger(token.text)));
+                return Ok(None);
+            }
+            Err(IntFault::TooLarge) => {
+                self.problems.push((spot, Layout::TooLarge(token.text)));
                 return Ok(None);
             }
         };
-        let magnitude = value.unsigned_abs();
-        let leading_zero = digits.len() > 1 && digits.starts_with('0');
-        match sign {
-            Some(b'+') => self.problems.push((spot, Layout::Sign(text))),
-            Some(_) if magnitude == 0 => self.problems.push((spot, Layout::Sign(text))),
-            _ if leading_zero => self.problems.push((spot, Layout::LeadingZero(text))),
+        match token.sign {
+            Some(b'+') => self.problems.push((spot, Layout::Sign(token.text))),
+            Some(_) if value == 0 => self.problems.push((spot, Layout::Sign(token.text))),
+            _ if token.leading_zero => self.problems.push((spot, Layout::LeadingZero(token.text))),
             _ => {}
         }
         Ok(Some(value))
