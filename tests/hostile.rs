@@ -243,6 +243,24 @@ fn hostile_solutions_get_their_verdicts_in_time_in_bounded_memory_and_leave_noth
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+#[test]
+fn orphans_are_reaped_while_the_solution_still_runs() {
+    let _alone = alone();
+    let dir = one_test();
+    let folder = dir.path().to_string_lossy().into_owned();
+    // A generous limit: the script itself checks, mid-run, that its 300
+    // ended orphans are not still zombies of the supervisor.
+    let script = "fixtures/hostile/leaves-orphans.sh";
+    let args = ["test", &folder, "-c", script, "--time-limit", "30"];
+    let (output, _) = run_marked(&format!("orphans-{}", std::process::id()), &args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("01 AC") && output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Waits up to a few seconds for the processes marked `mark` to be gone;
 /// those still there.
 fn left_after_a_while(mark: &str) -> Vec<String> {

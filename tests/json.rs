@@ -126,4 +126,14 @@ fn check_and_validate_give_the_verdict_and_the_violations() {
     assert_eq!(status, Some(42), "{json}");
     assert_eq!(json["valid"], true);
     assert!(json["summary"]["cases"].as_u64() > Some(0));
+    assert_eq!(json["summary"]["min_q"], 5);
+    let empty = dir.path().join("empty.in");
+    fs::write(&empty, "0\n").expect("input");
+    let empty = empty.to_string_lossy();
+    let (json, status) = document(&["validate", "--json", "--min-t", "0", &empty]);
+    assert_eq!(status, Some(0), "{json}");
+    assert_eq!(json["summary"]["cases"], 0);
+    for bound in ["min_n", "max_n", "min_q", "max_q"] {
+        assert_eq!(json["summary"][bound], Value::Null, "{bound} of no case");
+    }
 }

@@ -365,9 +365,17 @@ fn parse_command_line(line: &str) -> Result<CommandLine, String> {
     Ok(CommandLine(words))
 }
 
+/// The most seconds a duration option takes: about 31 years, far past any
+/// run, and far enough from the clock's range that a deadline this far
+/// ahead is always a time the system can hold (`1e19` panicked).
+const MAX_SECONDS: f64 = 1e9;
+
 /// Seconds, possibly fractional, as a duration.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if seconds > MAX_SECONDS {
+        return Err(format!("at most {MAX_SECONDS} seconds"));
+    }
     Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
 }
 

@@ -327,11 +327,12 @@ fn report_json(report: &Report, name: &InputName, config: &ValidateConfig) -> se
         "violations": violations,
         "summary": report.is_valid().then(|| serde_json::json!({
             "cases": summary.cases,
-            "min_n": summary.min_n,
-            "max_n": summary.max_n,
+            // Sizes and lengths of no case at all are null, not zero.
+            "min_n": (summary.cases > 0).then_some(summary.min_n),
+            "max_n": (summary.cases > 0).then_some(summary.max_n),
             "moves": summary.moves,
-            "min_q": summary.min_q,
-            "max_q": summary.max_q,
+            "min_q": (summary.cases > 0).then_some(summary.min_q),
+            "max_q": (summary.cases > 0).then_some(summary.max_q),
             "won_by_player_1": summary.won_by[0],
             "won_by_player_2": summary.won_by[1],
             "drawn": summary.drawn,

@@ -7,7 +7,9 @@
 //! the supervisor's child, and when the solution ends or its time is up the
 //! supervisor stops its whole tree, then kills and reaps it, round after
 //! round, until none is left. Then the tree's CPU time and peak memory are the
-//! supervisor's reaped children's (`getrusage(RUSAGE_CHILDREN)`).
+//! supervisor's reaped children's (`getrusage(RUSAGE_CHILDREN)`). While the
+//! solution runs, a thread reaps what it leaves as soon as it ends, so
+//! that no pile of zombies fills the system's process table.
 //!
 //! The solution itself is started through `supervise --exec`, which sets the
 //! memory limit (`RLIMIT_AS`, per process, as BAPCtools and most judges set
@@ -23,14 +25,17 @@
 use super::process::{Ending, Report};
 use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
-use nix::sys::wait::waitpid;
+use nix::sys::wait::{WaitPidFlag, waitpid};
 use nix::unistd::Pid;
 use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, ExitStatus};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -108,8 +113,14 @@ pub fn supervise(
     // nothing but (as root) drops supplementary groups, makes the standard
     // library fork instead: the child then counts only the pages it copies.
     solution.uid(nix::unistd::getuid().as_raw());
+    // Started before the solution, so that a process limit already reached
+    // refuses the thread before anything runs (the runner tries again).
+    let (reaper, solution_started) = Reaper::start()?;
     let start = Instant::now();
     let mut child = solution.spawn()?;
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = solution_started.send(Pid::from_raw(pid));
+    }
     let status = loop {
         let left = time_limit.saturating_sub(start.elapsed());
         let waited = child.wait_timeout(left.min(PARENT_CHECK));
@@ -120,6 +131,7 @@ pub fn supervise(
                 let _ = child.kill();
                 let _ = child.wait();
                 end_children(|_| false);
+                reaper.stop();
                 return Err(io::Error::other("the runner is gone"));
             }
             Ok(None) if left.is_zero() => break None,
@@ -128,6 +140,7 @@ pub fn supervise(
                 let _ = child.kill();
                 let _ = child.wait();
                 end_children(|_| false);
+                reaper.stop();
                 return Err(error);
             }
         }
@@ -138,11 +151,7 @@ pub fn supervise(
         let _ = killpg(group, Signal::SIGKILL);
     }
     let ending = match status {
-        Some(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => Ending::Exited(code),
-            (None, Some(signal)) => Ending::Signaled(signal),
-            (None, None) => Ending::Exited(-1),
-        },
+        Some(status) => ending_of(status, wall, time_limit),
         None => {
             let _ = child.kill();
             child.wait()?;
@@ -150,6 +159,7 @@ pub fn supervise(
         }
     };
     end_children(|_| false);
+    reaper.stop();
     let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(io::Error::from)?;
     let micros = |time: nix::sys::time::TimeVal| {
         u64::try_from(time.tv_sec()).unwrap_or(0) * 1_000_000
@@ -165,6 +175,67 @@ pub fn supervise(
     report.set_len(0)?;
     report.rewind()?;
     report.write_all(measured.to_line().as_bytes())
+}
+
+/// How a solution that ended by itself ended, as judged: past its limit is
+/// a time-out whatever its status. The wait may return a moment after the
+/// limit, and the verdict would then hang on which came first; the measured
+/// time decides, as the report shows it.
+fn ending_of(status: ExitStatus, wall: Duration, time_limit: Duration) -> Ending {
+    match (status.code(), status.signal()) {
+        _ if wall > time_limit => Ending::TimedOut,
+        (Some(code), _) => Ending::Exited(code),
+        (None, Some(signal)) => Ending::Signaled(signal),
+        (None, None) => Ending::Exited(-1),
+    }
+}
+
+/// How long the reaper waits between looks for ended orphans. A solution
+/// that forks and exits in a loop leaves a few thousand a second at most.
+const REAP_EVERY: Duration = Duration::from_millis(5);
+
+/// A thread that reaps, while the solution runs, every process the
+/// solution's tree leaves to this one (a reaper) once it ends. Left to the
+/// final sweep, a solution forking and exiting in a loop filled the
+/// system's process table with zombies, tens of thousands, and each of the
+/// sweep's passes over `/proc` then took so long that the sweep could not
+/// catch up. The solution itself is left to its own wait, which reads any
+/// ending (a signal unknown to `nix` included).
+struct Reaper {
+    stop: Arc<AtomicBool>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl Reaper {
+    /// Starts the thread; it begins reaping once sent the solution's id,
+    /// and ends unreaped if the sender is dropped first.
+    fn start() -> io::Result<(Reaper, mpsc::Sender<Pid>)> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (started, solution) = mpsc::channel::<Pid>();
+        let stopped = Arc::clone(&stop);
+        let thread = thread::Builder::new()
+            .name("reaper".into())
+            .spawn(move || {
+                let Ok(solution) = solution.recv() else {
+                    return;
+                };
+                while !stopped.load(Ordering::Relaxed) {
+                    for orphan in children().into_iter().filter(|&pid| pid != solution) {
+                        // Running ones answer at once; an ending that
+                        // `nix` cannot name is still reaped.
+                        let _ = waitpid(orphan, Some(WaitPidFlag::WNOHANG));
+                    }
+                    thread::sleep(REAP_EVERY);
+                }
+            })?;
+        Ok((Reaper { stop, thread }, started))
+    }
+
+    /// Stops the thread and waits for it.
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
 }
 
 /// Becomes `command` with the solution's limits set: the address space
@@ -204,6 +275,13 @@ pub fn end_children(keep: impl Fn(Pid) -> bool) {
         let mut frozen: HashSet<Pid> = HashSet::new();
         let roots = loop {
             let roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
+            // The children first, while the list is fresh: the scan of all
+            // of `/proc` below takes long enough that a process forking
+            // and exiting in a loop was always gone by its end, its orphan
+            // in its place, pass after pass.
+            for &pid in &roots {
+                let _ = kill(pid, Signal::SIGSTOP);
+            }
             let doomed = descendants_of(&roots);
             for &pid in &doomed {
                 // Again for those stopped already: a sibling may have
@@ -291,4 +369,24 @@ fn children() -> Vec<Pid> {
         .filter(|&(_, parent)| parent == me)
         .map(|(pid, _)| Pid::from_raw(pid))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ending_past_the_limit_is_a_time_out_whatever_the_status() {
+        let limit = Duration::from_millis(460);
+        let exited = |code: i32| ExitStatus::from_raw(code << 8);
+        let just_past = Duration::from_micros(460_099);
+        assert_eq!(ending_of(exited(0), limit, limit), Ending::Exited(0));
+        assert_eq!(ending_of(exited(0), just_past, limit), Ending::TimedOut);
+        assert_eq!(ending_of(exited(3), just_past, limit), Ending::TimedOut);
+        assert_eq!(
+            ending_of(ExitStatus::from_raw(9), limit / 2, limit),
+            Ending::Signaled(9)
+        );
+        assert_eq!(ending_of(exited(3), limit / 2, limit), Ending::Exited(3));
+    }
 }

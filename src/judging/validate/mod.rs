@@ -278,11 +278,13 @@ impl fmt::Display for Summary {
         let plural = |count: u64, one: &str, many: &str| {
             format!("{count} {}", if count == 1 { one } else { many })
         };
-        write!(f, "{}, N ", plural(self.cases, "case", "cases"))?;
-        if self.min_n == self.max_n {
-            write!(f, "{}", self.min_n)?;
+        write!(f, "{}", plural(self.cases, "case", "cases"))?;
+        if self.cases == 0 {
+            // No board to size.
+        } else if self.min_n == self.max_n {
+            write!(f, ", N {}", self.min_n)?;
         } else {
-            write!(f, "{}..{}", self.min_n, self.max_n)?;
+            write!(f, ", N {}..{}", self.min_n, self.max_n)?;
         }
         write!(
             f,
@@ -349,7 +351,10 @@ impl Report {
     /// Finishes the summary of a file with no cases.
     pub(crate) fn finish(mut self) -> Report {
         if self.summary.cases == 0 {
+            // No case has a size or a length; nothing reads them then, but
+            // a placeholder minimum would show as a real figure if one did.
             self.summary.min_n = 0;
+            self.summary.min_q = 0;
         }
         self
     }
