@@ -310,3 +310,46 @@ fn a_long_search_says_it_lives_every_few_seconds_and_ends_with_a_summary() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_save_folder_that_cannot_be_written_is_refused_before_the_search() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    fs::write(&file, "").expect("file");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "python3 fixtures/solutions/crash.py",
+            "--save-dir",
+        ])
+        .arg(file.join("below"))
+        .assert()
+        .code(74)
+        .stdout("")
+        .stderr(predicate::str::contains("is not a folder"));
+}
+
+#[test]
+fn a_save_that_fails_at_the_end_still_shows_the_failing_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("save");
+    tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "fixtures/solutions/wrong-and-blocks-the-save-folder.sh",
+            "--seed",
+            "1",
+            "--time-limit",
+            "20",
+            "--save-dir",
+        ])
+        .arg(&save)
+        .env("BLOCKED_SAVE_DIR", &save)
+        .assert()
+        .code(74)
+        .stdout(predicate::str::contains("the failing input:\n1\n3\n5\n"))
+        .stdout(predicate::str::contains("case 1, N = 3:"))
+        .stderr(predicate::str::contains("cannot create"));
+}

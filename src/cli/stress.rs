@@ -25,8 +25,8 @@ use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::{Seek, Write};
-use std::path::PathBuf;
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub(super) const STRESS_HELP: &str = "\
@@ -110,6 +110,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
                 .into(),
         ));
     }
+    usable_folder(&config.save_dir)?;
     // A file with no name: nothing of it is left, however the run ends,
     // and a solution cannot reach it by a path to swap it for another.
     let scratch = tempfile::tempfile().map_err(|source| Error::CreateOutput {
@@ -202,8 +203,9 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let shrink_runs = trial.runs - runs_before;
     let moves: usize = cases.iter().map(|case| case.moves.len()).sum();
     let sizes: Vec<u32> = cases.iter().map(|case| case.n).collect();
-    let (input_path, answer_path) = save(config, &cases, &failure.expected)?;
+    let saved = save(config, &cases, &failure.expected);
     if config.json {
+        let (input_path, answer_path) = saved?;
         let found = serde_json::json!({
             "input_number": iteration + 1,
             "stream": iteration,
@@ -230,14 +232,27 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         sizes.join(", ")
     )
     .map_err(Error::Write)?;
-    writeln!(
-        out,
-        "wrote {} and {}\n\n{}",
-        input_path.display(),
-        answer_path.display(),
-        failure.verdict
-    )
-    .map_err(Error::Write)?;
+    // A folder that fails at the end (a full disk) costs the file, not the
+    // search: the input is shown here instead, and the error comes last.
+    let unsaved = match saved {
+        Ok((input_path, answer_path)) => {
+            writeln!(
+                out,
+                "wrote {} and {}",
+                input_path.display(),
+                answer_path.display()
+            )
+            .map_err(Error::Write)?;
+            None
+        }
+        Err(error) => {
+            let input = render(&cases, config.format);
+            writeln!(out, "not saved ({error}); the failing input:").map_err(Error::Write)?;
+            out.write_all(&input).map_err(Error::Write)?;
+            Some(error)
+        }
+    };
+    writeln!(out, "\n{}", failure.verdict).map_err(Error::Write)?;
     write!(out, "{}", trace(config, &cases, &failure)).map_err(Error::Write)?;
     writeln!(
         out,
@@ -247,7 +262,10 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     )
     .map_err(Error::Write)?;
     out.flush().map_err(Error::Write)?;
-    Ok(1)
+    match unsaved {
+        Some(error) => Err(error),
+        None => Ok(1),
+    }
 }
 
 /// Writes one JSON document and a newline.
@@ -706,6 +724,34 @@ fn render(cases: &[Case], format: Format) -> Vec<u8> {
     }
     let _ = writer.finish();
     bytes
+}
+
+/// Refuses, before the search, a save folder that could not be written:
+/// a file in its place, or a folder (or the nearest folder above it that
+/// exists, where it would be made) this user cannot write to. Found only
+/// at the end, it cost the whole search. Nothing is made here.
+fn usable_folder(dir: &Path) -> Result<(), Error> {
+    let refuse = |source| Error::CreateOutput {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut existing = dir;
+    while fs::symlink_metadata(existing).is_err() {
+        match existing.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => existing = parent,
+            _ => {
+                existing = Path::new(".");
+                break;
+            }
+        }
+    }
+    if !fs::metadata(existing).is_ok_and(|meta| meta.is_dir()) {
+        return Err(refuse(io::Error::other(format!(
+            "{} is not a folder",
+            existing.display()
+        ))));
+    }
+    tempfile::tempfile_in(existing).map(drop).map_err(refuse)
 }
 
 /// Writes `failing.in` and `failing.ans` to the save folder.
