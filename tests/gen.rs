@@ -397,6 +397,18 @@ fn settings_that_cannot_make_a_file_are_a_usage_error_that_says_why() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("drawn"));
+    // Answers are computed only for a folder: a policy for none is refused,
+    // not ignored.
+    tictactoe()
+        .args(["gen", "--after-win", "continue"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--out-dir <DIR>"));
+    tictactoe()
+        .args(["gen", "--limits", "relaxed", "--max-n", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unless given, --min-n is 3"));
 }
 
 #[test]

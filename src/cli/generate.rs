@@ -1,6 +1,6 @@
 //! `gen`: reproducible test data, to standard output or as a folder of tests with answers.
 
-use super::{AfterWinArgs, SpecArgs, ToArg};
+use super::{AfterWinArg, AfterWinArgs, SpecArgs, ToArg};
 use crate::error::{Error, InputName};
 use crate::files::{Output, OutputTarget};
 use crate::format::Format;
@@ -59,8 +59,10 @@ pub(super) struct GenArgs {
     /// holds the bytes it would write).
     #[arg(long, requires = "out_dir")]
     force: bool,
-    #[command(flatten)]
-    after_win: AfterWinArgs,
+    /// What to do with moves after a game has been won, for the .ans files
+    /// of --out-dir (a file on standard output has no answers to compute).
+    #[arg(long, value_enum, default_value_t = AfterWinArg::Error, requires = "out_dir")]
+    after_win: AfterWinArg,
     /// The format to write the inputs in.
     #[arg(long, value_enum, default_value_t = ToArg::CodingNinjas)]
     format: ToArg,
@@ -74,7 +76,10 @@ impl GenArgs {
             out_dir: self.out_dir,
             count: self.count.unwrap_or(1),
             force: self.force,
-            answer_rules: self.after_win.into_rules(),
+            answer_rules: AfterWinArgs {
+                after_win: self.after_win,
+            }
+            .into_rules(),
             format: self.format.into(),
         }
     }
@@ -130,7 +135,10 @@ pub fn run(config: &GenConfig, output: impl Write) -> Result<u8, Error> {
 fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
     fs::create_dir_all(dir).map_err(|source| Error::CreateOutput {
         path: dir.to_path_buf(),
-        source,
+        source: match source.kind() {
+            io::ErrorKind::AlreadyExists => io::Error::other("a file is there, not a folder"),
+            _ => source,
+        },
     })?;
     let width = config.count.to_string().len().max(2);
     let tests: Vec<(PathBuf, PathBuf)> = (1..=config.count)

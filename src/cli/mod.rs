@@ -562,13 +562,13 @@ pub(crate) struct SpecArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// T, the number of cases in a file.
-    #[arg(short = 't', long, default_value_t = 10)]
+    #[arg(short = 't', long, default_value_t = Spec::default().cases)]
     cases: u64,
     /// The smallest board size N.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = Spec::default().min_n)]
     min_n: u32,
     /// The largest board size N.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = Spec::default().max_n)]
     max_n: u32,
     /// The most moves in a case [default: N x N; 100000 with --limits relaxed].
     #[arg(long)]

@@ -30,6 +30,9 @@ pub const STATEMENT_MAX_N: u32 = Limits::STATEMENT.max_n as u32;
 pub const STATEMENT_MIN_Q: u64 = Limits::STATEMENT.min_q;
 /// The most moves per case under relaxed limits unless `--max-moves` says otherwise.
 pub const RELAXED_DEFAULT_MAX_MOVES: u64 = 100_000;
+/// The most cases the solver reads (T is read as a signed 64-bit integer),
+/// and so the most a relaxed file holds.
+pub const RELAXED_MAX_T: u64 = i64::MAX as u64;
 /// The largest board the solver accepts, and so the largest relaxed board.
 pub const RELAXED_MAX_N: u32 = MAX_N as u32;
 
@@ -177,13 +180,20 @@ impl Spec {
     pub fn check(&self) -> Result<(), BadSpec> {
         let bad = |message: String| Err(BadSpec(message));
         if self.min_n > self.max_n {
+            let defaults = Spec::default();
             return bad(format!(
-                "--min-n {} is larger than --max-n {}",
-                self.min_n, self.max_n
+                "--min-n {} is larger than --max-n {} (unless given, --min-n is {} and \
+                 --max-n {})",
+                self.min_n, self.max_n, defaults.min_n, defaults.max_n
             ));
         }
         if self.cases == 0 {
             return bad("--cases must be at least 1".into());
+        }
+        if self.cases > RELAXED_MAX_T {
+            return bad(format!(
+                "--cases must be at most {RELAXED_MAX_T}, the most the solver reads"
+            ));
         }
         if self.limits == Bounds::Statement {
             if self.cases > STATEMENT_MAX_T {
@@ -885,6 +895,23 @@ mod tests {
             ..Spec::default()
         };
         assert_eq!(relaxed_huge.check(), Ok(()));
+        let most_cases = Spec {
+            limits: Bounds::Relaxed,
+            cases: RELAXED_MAX_T,
+            ..Spec::default()
+        };
+        assert_eq!(most_cases.check(), Ok(()));
+        let past_the_solver = Spec {
+            cases: RELAXED_MAX_T + 1,
+            ..most_cases
+        };
+        assert!(
+            past_the_solver
+                .check()
+                .unwrap_err()
+                .0
+                .contains("the most the solver reads")
+        );
     }
 
     #[test]
