@@ -17,7 +17,7 @@ use crate::format::Format;
 use crate::format::bytes::QUOTED;
 use crate::format::answers::{Comparison, Difference, Mode, compare};
 use crate::format::board::{self, View};
-use crate::game::{AfterWin, BoardSize, Outcome, Rules, TicTacToe, alternate};
+use crate::game::{AfterWin, BoardSize, Line, Lines, Outcome, Rules, TicTacToe, alternate};
 use crate::judging::generate::{Case, CaseWriter, Generator, Move, Spec};
 use crate::judging::process;
 use crate::judging::Verdict;
@@ -817,11 +817,14 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
     let mut text = format!("\ncase {}, N = {}:\n", index + 1, case.n);
     for (number, m) in case.moves.iter().enumerate() {
         let outcome = game.play(i64::from(m.row), i64::from(m.col), i64::from(m.player));
-        let highlight = match outcome {
-            Ok(Outcome::Win(_)) => game.full_line_through(m.row, m.col),
-            _ => None,
+        let highlight: Vec<Line> = match outcome {
+            Ok(Outcome::Win(_)) => game.full_lines_through(m.row, m.col).collect(),
+            _ => Vec::new(),
         };
-        let completes = highlight.map_or_else(String::new, |line| format!(" ({line})"));
+        let completes = match highlight.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", Lines(&highlight)),
+        };
         let mark = if m.player == 1 { 'X' } else { 'O' };
         let want = expected.get(number).map_or("-", String::as_str);
         let got = found.get(number).map_or_else(|| "-".to_owned(), |token| shown(token));
@@ -838,7 +841,7 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
             m.col
         ));
         let view = View::around(case.n, m.row, m.col, board::MAX_SIDE);
-        text.push_str(&board::draw(&game, &view, highlight, false));
+        text.push_str(&board::draw(&game, &view, &highlight, false));
     }
     text
 }

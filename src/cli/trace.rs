@@ -10,7 +10,7 @@ use crate::files::InputSource;
 use crate::format::Format;
 use crate::format::board::{View, draw};
 use crate::format::cases;
-use crate::game::{AfterWin, BoardSize, Line, Outcome, Player, Rules, TicTacToe};
+use crate::game::{AfterWin, BoardSize, Line, Lines, Outcome, Player, Rules, TicTacToe};
 use clap::Args;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -44,7 +44,8 @@ pub(super) struct TraceArgs {
     /// Also print the running row, column and diagonal sums after each move.
     #[arg(long)]
     counters: bool,
-    /// The widest board drawn whole, in cells; larger boards show a window this wide around the move.
+    /// The widest board drawn whole, in cells (1 to 1000); larger boards
+    /// show a window this wide around the move.
     #[arg(long, value_name = "CELLS", default_value_t = crate::format::board::MAX_SIDE, value_parser = clap::value_parser!(u32).range(1..=1000))]
     window: u32,
     /// The input format; `auto` picks LeetCode when the first non-whitespace byte is `[`.
@@ -125,10 +126,11 @@ pub fn run(config: &TraceConfig, output: impl Write, colour: bool) -> Result<(),
             .map_err(Error::Write)?;
             if n > config.window {
                 let side = config.window;
+                let cells = if side == 1 { "cell" } else { "cells" };
                 writeln!(
                     out,
-                    "the board is wider than {side} cells: each move shows the {side} x {side} \
-                     cells around it (--window CELLS to change)"
+                    "the board is wider than {side} {cells}: each move shows the {side} x {side} \
+                     {cells} around it (--window CELLS to change)"
                 )
                 .map_err(Error::Write)?;
             }
@@ -194,45 +196,53 @@ fn write_step(
         Outcome::NoWin => None,
         Outcome::Win(mover) => full_line(game, row, col).map(|found| (found, mover)),
     };
-    match full {
+    match &full {
         None => writeln!(out)?,
-        Some(((line, owner, true), mover)) if owner == mover => {
-            writeln!(out, ", player {} wins ({line})", mover.number())?
+        Some(((lines, owner, true), mover)) if owner == mover => {
+            writeln!(out, ", player {} wins ({})", mover.number(), Lines(lines))?
         }
         // LeetCode's grader returns the mover for any full diagonal.
-        Some(((line, owner, _), _)) => writeln!(
+        Some(((lines, owner, _), _)) => writeln!(
             out,
-            " (LeetCode's grader: the {line} is all {})",
+            " (LeetCode's grader: the {} {} all {})",
+            Lines(lines),
+            if lines.len() == 1 { "is" } else { "are" },
             owner.mark()
         )?,
     }
     let view = View::around(game.size(), row, col, config.window);
-    out.write_all(draw(game, &view, full.map(|((line, ..), _)| line), colour).as_bytes())?;
+    let highlight = full.as_ref().map_or(&[][..], |((lines, ..), _)| &lines[..]);
+    out.write_all(draw(game, &view, highlight, colour).as_bytes())?;
     if config.counters {
         write_sums(out, game, &view)?;
     }
     Ok(())
 }
 
-/// The full line that made a move return a player, whose it is, and whether
-/// it goes through the move: a line through the move, or under the LeetCode
-/// policy either diagonal.
-fn full_line(game: &TicTacToe, row: u32, col: u32) -> Option<(Line, Player, bool)> {
+/// The full lines that made a move return a player, whose they are, and
+/// whether they go through the move: every line through the move that it
+/// completed, or under the LeetCode policy the full diagonals.
+fn full_line(game: &TicTacToe, row: u32, col: u32) -> Option<(Vec<Line>, Player, bool)> {
     let n = u64::from(game.size());
-    let (line, through) = match game.full_line_through(row, col) {
-        Some(line) => (line, true),
-        None => [Line::Diagonal, Line::AntiDiagonal]
-            .into_iter()
-            .filter(|_| game.rules().after_win == AfterWin::Leetcode)
-            .find(|&line| game.line_sum(line).unsigned_abs() == n)
-            .map(|line| (line, false))?,
+    let through: Vec<Line> = game.full_lines_through(row, col).collect();
+    let (lines, through) = match through.is_empty() {
+        false => (through, true),
+        true => (
+            [Line::Diagonal, Line::AntiDiagonal]
+                .into_iter()
+                .filter(|_| game.rules().after_win == AfterWin::Leetcode)
+                .filter(|&line| game.line_sum(line).unsigned_abs() == n)
+                .collect(),
+            false,
+        ),
     };
+    let line = *lines.first()?;
     let owner = if game.line_sum(line) > 0 {
         Player::One
     } else {
         Player::Two
     };
-    Some((line, owner, through))
+    Some((lines, owner, through))
 }
 
 /// The running sums the counter engine keeps: +1 per X, -1 per O; a line is

@@ -52,9 +52,9 @@ pub fn on_line(line: Line, n: u32, row: u32, col: u32) -> bool {
 }
 
 /// Draws the cells in `view` as `|X| |O|` rows, one line each. With
-/// `colour`, X and O get distinct colours and the cells of `highlight` are
-/// shown in reverse video.
-pub fn draw(game: &TicTacToe, view: &View, highlight: Option<Line>, colour: bool) -> String {
+/// `colour`, X and O get distinct colours and the cells of the lines in
+/// `highlight` are shown in reverse video.
+pub fn draw(game: &TicTacToe, view: &View, highlight: &[Line], colour: bool) -> String {
     let n = game.size();
     let mut picture = String::new();
     if !view.is_whole(n) {
@@ -72,7 +72,7 @@ pub fn draw(game: &TicTacToe, view: &View, highlight: Option<Line>, colour: bool
         for col in view.cols.clone() {
             let cell = game.cell(row, col);
             let mark = cell.map_or(' ', Player::mark);
-            let highlighted = highlight.is_some_and(|line| on_line(line, n, row, col));
+            let highlighted = highlight.iter().any(|&line| on_line(line, n, row, col));
             if colour {
                 let mut style = match cell {
                     Some(Player::One) => Style::new().fg_color(Some(AnsiColor::Red.into())),
@@ -104,7 +104,7 @@ mod tests {
         }
         let view = View::around(3, 1, 1, MAX_SIDE);
         assert_eq!(
-            draw(&game, &view, None, false),
+            draw(&game, &view, &[], false),
             "|X| |O|\n| |O| |\n| | |X|\n"
         );
     }
@@ -117,7 +117,7 @@ mod tests {
         assert_eq!(view.rows, 499..502);
         assert_eq!(view.cols, 999_999_997..1_000_000_000);
         assert_eq!(
-            draw(&game, &view, None, false),
+            draw(&game, &view, &[], false),
             "rows 499..=501, columns 999999997..=999999999 of a 1000000000 x 1000000000 board:\n\
              | | | |\n| | |X|\n| | | |\n"
         );
@@ -128,7 +128,7 @@ mod tests {
         let mut game = TicTacToe::new(1).expect("valid size");
         game.play(0, 0, 1).expect("legal");
         let view = View::around(1, 0, 0, MAX_SIDE);
-        let picture = draw(&game, &view, Some(Line::Row(0)), true);
+        let picture = draw(&game, &view, &[Line::Row(0)], true);
         assert!(picture.contains("\u{1b}["), "{picture:?}");
         assert!(picture.contains('X'));
     }

@@ -271,6 +271,25 @@ impl fmt::Display for Line {
     }
 }
 
+/// Lines named as one phrase: `row 0 and column 2`, `row 1, column 1 and
+/// diagonal`.
+pub struct Lines<'a>(pub &'a [Line]);
+
+impl fmt::Display for Lines<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.0.len();
+        for (index, line) in self.0.iter().enumerate() {
+            let before = match index {
+                0 => "",
+                _ if index + 1 == count => " and ",
+                _ => ", ",
+            };
+            write!(f, "{before}{line}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Cells and line sums of a board up to [`DENSE_MAX_N`], in flat arrays.
 ///
 /// Every cell carries the stamp of the game that marked it, so a cell from
@@ -2045,8 +2064,14 @@ impl TicTacToe {
 
     /// The first line through the cell that one player holds entirely.
     pub fn full_line_through(&self, row: u32, col: u32) -> Option<Line> {
+        self.full_lines_through(row, col).next()
+    }
+
+    /// Every line through the cell that one player holds entirely: a move
+    /// may complete two at once (a row and a column, both diagonals).
+    pub fn full_lines_through(&self, row: u32, col: u32) -> impl Iterator<Item = Line> + '_ {
         self.lines_through(row, col)
-            .find(|&line| self.line_sum(line).unsigned_abs() == u64::from(self.n))
+            .filter(|&line| self.line_sum(line).unsigned_abs() == u64::from(self.n))
     }
 
     fn on_anti_diagonal(&self, row: u32, col: u32) -> bool {
@@ -2705,6 +2730,25 @@ mod tests {
             .iter()
             .map(|&(r, c, p)| game.play(r, c, p).expect("legal move").number())
             .collect()
+    }
+
+    #[test]
+    fn a_move_that_completes_two_lines_names_both() {
+        let mut game = TicTacToe::with_rules(BoardSize::new(3).expect("size"), Rules::default());
+        let moves = [(0, 0, 1), (1, 0, 2), (0, 2, 1), (1, 2, 2), (2, 0, 1)];
+        let moves = moves
+            .into_iter()
+            .chain([(2, 1, 2), (2, 2, 1), (0, 1, 2), (1, 1, 1)]);
+        for (row, col, player) in moves {
+            game.play(row, col, player).expect("legal move");
+        }
+        let lines: Vec<Line> = game.full_lines_through(1, 1).collect();
+        assert_eq!(lines, [Line::Diagonal, Line::AntiDiagonal]);
+        assert_eq!(game.full_line_through(1, 1), Some(Line::Diagonal));
+        assert_eq!(Lines(&lines).to_string(), "diagonal and anti-diagonal");
+        let three = [Line::Row(1), Line::Column(1), Line::Diagonal];
+        assert_eq!(Lines(&three).to_string(), "row 1, column 1 and diagonal");
+        assert_eq!(Lines(&three[..1]).to_string(), "row 1");
     }
 
     const LEETCODE_EXAMPLE: [(i64, i64, i64); 7] = [

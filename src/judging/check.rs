@@ -7,7 +7,7 @@ use crate::format::answers::{Comparison, Difference, Mode, Reading, Side, compar
 use crate::format::board::{MAX_SIDE, View, draw};
 use crate::format::Format;
 use crate::format::cases::{self, Cases};
-use crate::game::{BoardSize, Outcome, Player, Rules, TicTacToe};
+use crate::game::{BoardSize, Line, Lines, Outcome, Player, Rules, TicTacToe};
 use crate::pipeline::parallel::{Split, WORKER_STACK, threads_that_fit};
 use crate::pipeline::pipe::pipe;
 use crate::pipeline::solve_any;
@@ -298,16 +298,18 @@ fn explain_move(
         };
         // The game accepted the move, so it is on the board.
         let (row, col) = (row as u32, col as u32);
-        let line = game.full_line_through(row, col);
+        let lines: Vec<Line> = game.full_lines_through(row, col).collect();
         let mover = Player::from_number(player);
         let mut text = format!(
             "the move: row {row}, column {col}, player {player} ({})",
             mover.map_or('?', Player::mark)
         );
-        let _ = match (outcome, line) {
-            (Outcome::Win(_), Some(line)) => write!(text, "; it completes {line}"),
-            (Outcome::Win(_), None) => write!(text, "; it wins under --after-win leetcode"),
-            (Outcome::NoWin, _) => write!(text, "; it completes no line"),
+        let _ = match outcome {
+            Outcome::Win(_) if !lines.is_empty() => {
+                write!(text, "; it completes {}", Lines(&lines))
+            }
+            Outcome::Win(_) => write!(text, "; it wins under --after-win leetcode"),
+            Outcome::NoWin => write!(text, "; it completes no line"),
         };
         if let Difference::WrongResult { found, .. } = difference {
             let returned = match outcome {
@@ -318,7 +320,7 @@ fn explain_move(
         }
         text.push('\n');
         let view = View::around(game.size(), row, col, MAX_SIDE);
-        text.push_str(&draw(&game, &view, line, false));
+        text.push_str(&draw(&game, &view, &lines, false));
         return Ok(text);
     }
     Ok(String::new())
