@@ -631,6 +631,25 @@ fn a_mistyped_command_is_named_not_opened_as_a_file() {
     tictactoe().arg("no-such.in").assert().code(66);
 }
 
+#[test]
+fn a_command_after_an_option_is_named_as_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    tictactoe()
+        .current_dir(dir.path())
+        .args(["--threads", "1", "validate", "in.txt"])
+        .assert()
+        .code(66)
+        .stderr(predicates::str::contains(
+            "a command comes before the options: `tictactoe validate [OPTIONS] ...`",
+        ));
+    tictactoe()
+        .current_dir(dir.path())
+        .args(["--threads", "1", "in.txt"])
+        .assert()
+        .code(66)
+        .stderr(predicates::str::contains("a command comes").not());
+}
+
 /// Unix only: the terminal is `script`'s.
 #[cfg(unix)]
 #[test]

@@ -4,13 +4,13 @@
 //! `--format auto` picks the format per input from its first non-whitespace byte.
 
 use super::{FormatArg, RulesArgs, ThreadsArgs};
-use crate::error::Error;
+use crate::error::{Error, InputName};
 use crate::files::{self, InputSource, OutputTarget};
 use crate::format::Format;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use crate::pipeline::{self, parallel::Split};
 use clap::Args;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 pub(super) const SOLVE_HELP: &str = "\
@@ -98,19 +98,53 @@ pub fn run(config: &SolveConfig, mut output: impl Write) -> Result<(), Error> {
     let solved = config
         .inputs
         .iter()
-        .try_for_each(|source| solve_input(source, config.format, split, &mut game, &mut output));
+        .try_for_each(|source| {
+            let several = config.inputs.len() > 1;
+            solve_input(source, several, config.format, split, &mut game, &mut output)
+        });
     // Completed cases are written even when solving stopped on an error.
     let finished = output.flush().map_err(Error::Write);
     solved.and(finished)
 }
 
+/// A missing input named as a command (`tictactoe --threads 1 validate
+/// in.txt`) was most likely meant as one: the message says that commands
+/// come first.
+fn command_after_options(error: Error) -> Error {
+    match error {
+        Error::Open { path, source }
+            if source.kind() == io::ErrorKind::NotFound
+                && super::COMMAND_NAMES.iter().any(|name| path.as_os_str() == *name) =>
+        {
+            let command = path.display();
+            let source = io::Error::new(
+                source.kind(),
+                format!(
+                    "{source}; a command comes before the options: \
+                     `tictactoe {command} [OPTIONS] ...`"
+                ),
+            );
+            Error::Open { path, source }
+        }
+        other => other,
+    }
+}
+
+/// Solves one input. Among several, standard input's messages are
+/// prefixed with its name as a file's are, so that an error says which
+/// input it is in.
 fn solve_input<W: Write>(
     source: &InputSource,
+    several: bool,
     format: Option<Format>,
     split: Split,
     game: &mut TicTacToe,
     output: &mut W,
 ) -> Result<(), Error> {
-    let (input, name) = files::open(source)?;
+    let (input, name) = files::open(source).map_err(command_after_options)?;
+    let name = match name {
+        InputName::Stdin if several => InputName::Path("standard input".into()),
+        name => name,
+    };
     pipeline::solve_any(input, name, format, split, game, output)
 }
