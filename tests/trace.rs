@@ -59,6 +59,17 @@ fn piped_output_is_plain_and_forced_colour_highlights_the_win() {
 }
 
 #[test]
+fn clicolor_force_0_forces_nothing() {
+    let trace = stdout_of(
+        tictactoe()
+            .args(["trace", EXAMPLE])
+            .env_remove("NO_COLOR")
+            .env("CLICOLOR_FORCE", "0"),
+    );
+    assert!(!trace.contains('\u{1b}'), "{trace:?}");
+}
+
+#[test]
 fn no_color_wins_over_forced_colour() {
     let trace = stdout_of(
         tictactoe()

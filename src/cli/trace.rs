@@ -12,7 +12,7 @@ use crate::format::board::{View, draw};
 use crate::format::cases;
 use crate::game::{AfterWin, BoardSize, Line, Lines, Outcome, Player, Rules, TicTacToe};
 use clap::Args;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 pub(super) const TRACE_HELP: &str = "\
@@ -90,10 +90,19 @@ enum ColorArg {
 
 /// Whether standard output should get colour: only on a terminal, and not
 /// with `NO_COLOR` set (anstream's rules, which also honour `CLICOLOR` and
-/// `CLICOLOR_FORCE`).
+/// `CLICOLOR_FORCE`). `CLICOLOR_FORCE=0` forces nothing, as the convention
+/// (bixense.com/clicolors) has it; anstream takes any value for forcing, so
+/// that case is decided here, by its other rules.
 pub fn stdout_wants_colour(config: &TraceConfig) -> bool {
     if let Some(colour) = config.colour {
         return colour;
+    }
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    if set("CLICOLOR_FORCE").is_some_and(|value| value == "0") {
+        return set("NO_COLOR").is_none()
+            && set("CLICOLOR").is_none_or(|value| value != "0")
+            && set("TERM").is_none_or(|term| term != "dumb")
+            && io::stdout().is_terminal();
     }
     !matches!(
         anstream::AutoStream::choice(&io::stdout()),
