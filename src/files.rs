@@ -151,6 +151,14 @@ pub fn open(source: &InputSource) -> Result<(Box<dyn Read>, InputName), Error> {
     match source {
         InputSource::Stdin => {
             let reader: Box<dyn Read> = match duplicate(&io::stdin()) {
+                // `tictactoe < folder`: the file it names cannot be read,
+                // as a folder named on the command line cannot.
+                Ok(file) if file.metadata().is_ok_and(|metadata| metadata.is_dir()) => {
+                    return Err(Error::Open {
+                        path: PathBuf::from("standard input"),
+                        source: is_a_directory(),
+                    });
+                }
                 Ok(file) => {
                     widen_pipe(&file);
                     Box::new(Waiting(file))

@@ -631,6 +631,30 @@ fn a_mistyped_command_is_named_not_opened_as_a_file() {
     tictactoe().arg("no-such.in").assert().code(66);
 }
 
+/// Unix only: a folder opened as a file to give as standard input.
+#[cfg(unix)]
+#[test]
+fn a_folder_as_standard_input_cannot_be_opened_as_a_folder_named_cannot() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for command in [
+        &["solve"][..],
+        &["validate"],
+        &["convert", "--to", "leetcode"],
+    ] {
+        let folder = std::fs::File::open(dir.path()).expect("folder opened");
+        let output = Process::new(common::binary())
+            .args(command)
+            .stdin(Stdio::from(folder))
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(66), "{command:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "error: cannot open standard input: is a directory\n"
+        );
+    }
+}
+
 #[test]
 fn a_command_after_an_option_is_named_as_one() {
     let dir = tempfile::tempdir().expect("temp dir");
