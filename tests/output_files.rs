@@ -363,6 +363,31 @@ fn a_file_size_limit_is_checked_before_a_hard_linked_file_is_touched() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn standard_output_at_a_file_size_limit_is_a_write_error_not_a_signal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input: String = std::iter::once("100\n".to_owned())
+        .chain((0..100).map(|_| "3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n".to_owned()))
+        .collect();
+    let input_path = dir.path().join("in.txt");
+    fs::write(&input_path, input).expect("input");
+    let results = fs::File::create(dir.path().join("results.txt")).expect("output");
+    let run = std::process::Command::new("prlimit")
+        .arg("--fsize=100")
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg(&input_path)
+        .stdout(results)
+        .output()
+        .expect("prlimit runs");
+    // SIGXFSZ killed it before, with no word: status 153 from a shell.
+    assert_eq!(run.status.code(), Some(74), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr).starts_with("error: cannot write the output:"),
+        "{run:?}"
+    );
+}
+
 // Linux only: elsewhere a replacement has a hidden name while it is written.
 #[cfg(target_os = "linux")]
 #[test]

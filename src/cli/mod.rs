@@ -189,6 +189,8 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
     if let Some(status) = supervise::become_solution(&args) {
         return status.map_err(Failure::Run);
     }
+    #[cfg(unix)]
+    block_file_size_signal();
     if let Some(message) = mistyped_command(&args) {
         return Err(Failure::Run(Error::Usage(message)));
     }
@@ -626,6 +628,20 @@ impl SpecArgs {
             play_past_win: self.play_past_win,
         }
     }
+}
+
+/// Makes a file size limit (`ulimit -f`) met while writing a write error,
+/// which is reported (exit 74), rather than SIGXFSZ, which killed the
+/// process with no word and a status no table lists. Blocked, the signal
+/// stays pending and the write fails with EFBIG. Processes this one starts
+/// begin with no signal blocked (the standard library clears the mask), so
+/// solutions under `test` meet the limit as they would anywhere.
+#[cfg(unix)]
+fn block_file_size_signal() {
+    let mut signals = nix::sys::signal::SigSet::empty();
+    signals.add(nix::sys::signal::Signal::SIGXFSZ);
+    // Without it the signal still ends the process, as before.
+    let _ = signals.thread_block();
 }
 
 /// Every subcommand's name, and `help`: the words [`plain_solve`] must leave
