@@ -71,7 +71,23 @@ fn every_page_the_manual_names_can_be_printed_and_no_other() {
         assert!(own.status.success(), "{command}");
         let own = String::from_utf8_lossy(&own.stdout);
         assert!(own.contains(&format!(".TH tictactoe-{command} 1")), "{own}");
+        // The help's examples and exit statuses keep their lines: man(1)
+        // would otherwise fill them into one paragraph. (`help` has none.)
+        assert!(
+            command == "help" || own.contains(".SH NOTES\n.nf\n"),
+            "{own}"
+        );
+        assert!(!own.contains(".SH EXTRA"), "{own}");
     }
+    let main = page
+        .split(".SH NOTES\n.nf\n")
+        .nth(1)
+        .expect("notes kept as written");
+    let notes = main.split("\n.fi\n").next().expect("notes end");
+    assert!(
+        notes.contains("their arguments\nOutput: one line per test case"),
+        "{notes}"
+    );
     for unknown in ["supervise", "bogus"] {
         tictactoe()
             .args(["man", unknown])

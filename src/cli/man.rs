@@ -56,7 +56,31 @@ pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
         .render(&mut page)
         .map_err(Error::Write)?;
     output
-        .write_all(&page)
+        .write_all(&laid_out_as_written(page))
         .and_then(|()| output.flush())
         .map_err(Error::Write)
+}
+
+/// The page with the text after the options (the help's examples, formats
+/// and exit statuses) kept line for line, as `--help` shows it, in a
+/// section named NOTES. clap_mangen puts it in an EXTRA section as text
+/// that man(1) fills, which ran the examples and a format's lines together.
+fn laid_out_as_written(page: Vec<u8>) -> Vec<u8> {
+    const EXTRA: &str = ".SH EXTRA\n";
+    let text = match String::from_utf8(page) {
+        Ok(text) => text,
+        Err(not_text) => return not_text.into_bytes(),
+    };
+    let Some(start) = text.find(EXTRA) else {
+        return text.into_bytes();
+    };
+    let body = start + EXTRA.len();
+    let end = text[body..].find("\n.SH ").map_or(text.len(), |at| body + at + 1);
+    format!(
+        "{}.SH NOTES\n.nf\n{}.fi\n{}",
+        &text[..start],
+        &text[body..end],
+        &text[end..]
+    )
+    .into_bytes()
 }
