@@ -44,7 +44,8 @@ Examples (sol.py stands for your solution):
   tictactoe gen --count 5 --out-dir data && tictactoe test data    # 5 passed
   tictactoe test data -c 'python3 sol.py' --time-limit 3 --memory-limit 256
 
-Exit status: 0 all passed, 1 some failed, 2 usage error (no tests, a command
+Exit status: 0 all passed, 1 some failed, 3 some could not be judged (FAIL:
+an unreadable test, no process to be had), 2 usage error (no tests, a command
 that cannot start), 66 the folder cannot be read.";
 
 #[derive(Debug, Args)]
@@ -94,7 +95,8 @@ struct Test {
 }
 
 /// Runs every test, writes a line per test in name order and the summary
-/// `N passed, M failed`. The status is 0 when every test passed, 1 otherwise.
+/// `N passed, M failed`. The status is 0 when every test passed, 3 when a
+/// test could not be judged, 1 otherwise.
 pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     // A reader that leaves early must not turn "failed" into success.
     let output = crate::files::Unheard::new(output);
@@ -115,7 +117,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let jobs = config.jobs.clamp(1, tests.len());
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let (mut passed, mut failed, mut judges) = (0usize, 0usize, 0usize);
     let mut records = Vec::new();
     let work = |sender: mpsc::Sender<_>| loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -152,6 +154,7 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
                 } else {
                     failed += 1;
                 }
+                judges += usize::from(verdict.kind == VerdictKind::JudgeFailure);
                 if config.json {
                     records.push(test_json(&tests[printed], &verdict, &usage));
                     printed += 1;
@@ -182,16 +185,30 @@ pub fn run(config: &TestConfig, output: impl Write) -> Result<u8, Error> {
             "limits": config.limits.to_json(),
             "passed": passed,
             "failed": failed,
+            "judge_failures": judges,
             "tests": records,
         });
         serde_json::to_writer_pretty(&mut out, &document).map_err(|e| Error::Write(e.into()))?;
         writeln!(out).map_err(Error::Write)?;
     } else {
-        writeln!(out, "{passed} passed, {failed} failed").map_err(Error::Write)?;
+        write!(out, "{passed} passed, {failed} failed").map_err(Error::Write)?;
+        if judges > 0 {
+            write!(out, " ({judges} FAIL: the judge's own failure)").map_err(Error::Write)?;
+        }
+        writeln!(out).map_err(Error::Write)?;
     }
     out.flush().map_err(Error::Write)?;
-    Ok(u8::from(failed > 0))
+    // A failure of the judge's own says nothing of the solution: a status
+    // of its own (testlib's FAIL), so that a script does not blame it.
+    Ok(match (judges, failed) {
+        (1.., _) => JUDGE_FAILURE,
+        (_, 1..) => 1,
+        _ => 0,
+    })
 }
+
+/// The status when a test could not be judged (FAIL), as testlib's.
+const JUDGE_FAILURE: u8 = 3;
 
 /// One test's entry in the JSON document: its name and files, the
 /// verdict's fields and what the run cost.
