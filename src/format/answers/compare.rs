@@ -244,6 +244,22 @@ impl fmt::Display for Difference {
                 plural(*expected, "result", "results"),
                 holder.one()
             ),
+            // A LeetCode line that ends after its results, all read as
+            // results, but not at its `]`. (With none expected, the line
+            // may have broken inside its `null`.)
+            Difference::MoreResults {
+                holder: CaseHolder::Line,
+                case,
+                expected,
+                first_extra,
+                ..
+            } if *expected > 0 && first_extra.trim_matches('"') == super::leetcode::LINE_ENDS => {
+                write!(
+                f,
+                    "case {case}: the line ends after its {} without its closing `]`",
+                    plural(*expected, "result", "results"),
+                )
+            }
             Difference::MoreResults {
                 holder: CaseHolder::Line,
                 case,

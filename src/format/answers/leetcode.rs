@@ -22,7 +22,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// Marks a broken line's text that ends where a result could have: the line
 /// ended after it, and the token must not read as a result.
-const LINE_ENDS: &str = "\u{23CE}";
+pub(super) const LINE_ENDS: &str = "\u{23CE}";
 
 /// Where in a line the transcoder is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
