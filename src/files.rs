@@ -470,7 +470,7 @@ fn room_for(file: &File, len: u64) -> io::Result<()> {
 
 /// The file a replacement is written to, in its destination's folder. On
 /// Linux it has no name until it is complete (`O_TMPFILE`), so that a run
-/// stopped by a signal (Ctrl-C, a judge's kill, a file size limit) leaves
+/// stopped by a signal (Ctrl-C, a judge's kill) leaves
 /// nothing behind; elsewhere, or where the file system cannot make one,
 /// it is a hidden `.tictactoe-*.partial`, deleted on any error the command
 /// itself sees.

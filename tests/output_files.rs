@@ -363,7 +363,8 @@ fn a_file_size_limit_is_checked_before_a_hard_linked_file_is_touched() {
     );
 }
 
-#[cfg(unix)]
+// Linux only: prlimit is util-linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn standard_output_at_a_file_size_limit_is_a_write_error_not_a_signal() {
     let dir = tempfile::tempdir().expect("temp dir");

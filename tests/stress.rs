@@ -352,4 +352,41 @@ fn a_save_that_fails_at_the_end_still_shows_the_failing_input() {
         .stdout(predicate::str::contains("the failing input:\n1\n3\n5\n"))
         .stdout(predicate::str::contains("case 1, N = 3:"))
         .stderr(predicate::str::contains("cannot create"));
+    // The solution left a file in the folder's place: gone, the folder
+    // passes the check before the search again.
+    fs::remove_file(&save).expect("the solution's file");
+    let json = tictactoe()
+        .args([
+            "stress",
+            "-c",
+            "fixtures/solutions/wrong-and-blocks-the-save-folder.sh",
+            "--seed",
+            "1",
+            "--time-limit",
+            "20",
+            "--json",
+            "--save-dir",
+        ])
+        .arg(&save)
+        .env("BLOCKED_SAVE_DIR", &save)
+        .assert()
+        .code(74)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&json).expect("one JSON document");
+    let found = &json["found"];
+    assert_eq!(found["input_file"], serde_json::Value::Null, "{json}");
+    assert!(
+        found["input"]
+            .as_str()
+            .is_some_and(|input| input.starts_with("1\n3\n5\n")),
+        "{json}"
+    );
+    assert!(
+        found["not_saved"]
+            .as_str()
+            .is_some_and(|why| why.contains("cannot create")),
+        "{json}"
+    );
 }

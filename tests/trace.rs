@@ -80,29 +80,63 @@ fn no_color_wins_over_forced_colour() {
     assert!(!trace.contains('\u{1b}'));
 }
 
-#[test]
-fn a_terminal_gets_colour() {
-    // `script` gives the binary a pseudo-terminal as its standard output.
+/// The trace's screen on a pseudo-terminal (`script`'s) with these
+/// variables set (`None`: removed), or `None` where no terminal is to be had.
+fn on_a_terminal(variables: &[(&str, Option<&str>)]) -> Option<String> {
     let binary = env!("CARGO_BIN_EXE_tictactoe");
-    let output = std::process::Command::new("script")
+    let mut script = std::process::Command::new("script");
+    script
         .args(["-qec", &format!("{binary} trace {EXAMPLE}"), "/dev/null"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TERM", "xterm")
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .stdin(std::process::Stdio::null())
-        .output();
-    let Ok(output) = output else {
+        .stdin(std::process::Stdio::null());
+    for name in ["TERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "CI"] {
+        script.env_remove(name);
+    }
+    for &(name, value) in variables {
+        if let Some(value) = value {
+            script.env(name, value);
+        }
+    }
+    let Ok(output) = script.output() else {
         eprintln!("skipped: `script` (util-linux) is not installed");
-        return;
+        return None;
     };
     if output.stdout.is_empty() {
         eprintln!("skipped: `script` could not open a pseudo-terminal here");
-        return;
+        return None;
     }
-    let screen = String::from_utf8_lossy(&output.stdout);
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn a_terminal_gets_colour() {
+    let Some(screen) = on_a_terminal(&[("TERM", Some("xterm"))]) else {
+        return;
+    };
     assert!(screen.contains("\u{1b}[7m"), "{screen:?}");
+}
+
+#[test]
+fn clicolor_force_0_on_a_terminal_leaves_the_usual_rules() {
+    // As if unset: colour on a terminal that has it, none on one without
+    // TERM (a bare environment), as anstream decides.
+    let cases = [
+        (Some("xterm"), None, true),
+        (None, None, false),
+        (Some("dumb"), None, false),
+        (Some("dumb"), Some("true"), true),
+    ];
+    for (term, ci, coloured) in cases {
+        let variables = [("TERM", term), ("CI", ci), ("CLICOLOR_FORCE", Some("0"))];
+        let Some(screen) = on_a_terminal(&variables) else {
+            return;
+        };
+        assert_eq!(
+            screen.contains('\u{1b}'),
+            coloured,
+            "TERM {term:?}, CI {ci:?}: {screen:?}"
+        );
+    }
 }
 
 #[test]

@@ -205,7 +205,13 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let sizes: Vec<u32> = cases.iter().map(|case| case.n).collect();
     let saved = save(config, &cases, &failure.expected);
     if config.json {
-        let (input_path, answer_path) = saved?;
+        let (files, unsaved) = match saved {
+            Ok(paths) => (Some(paths), None),
+            Err(error) => (None, Some(error)),
+        };
+        let path = |pick: fn(&(PathBuf, PathBuf)) -> &PathBuf| {
+            files.as_ref().map(|paths| pick(paths).to_string_lossy().into_owned())
+        };
         let found = serde_json::json!({
             "input_number": iteration + 1,
             "stream": iteration,
@@ -215,12 +221,20 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
             "moves": moves,
             "sizes": sizes,
             "verdict": failure.verdict.to_json(),
-            "input_file": input_path.to_string_lossy(),
-            "answer_file": answer_path.to_string_lossy(),
+            "input_file": path(|paths| &paths.0),
+            "answer_file": path(|paths| &paths.1),
+            // A save that failed costs the file, not the search.
+            "not_saved": unsaved.as_ref().map(ToString::to_string),
+            "input": unsaved.as_ref().map(|_| {
+                String::from_utf8_lossy(&render(&cases, config.format)).into_owned()
+            }),
         });
         write_json(&mut out, &document(&trial, found))?;
         out.flush().map_err(Error::Write)?;
-        return Ok(1);
+        return match unsaved {
+            Some(error) => Err(error),
+            None => Ok(1),
+        };
     }
     let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
     writeln!(

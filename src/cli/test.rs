@@ -38,7 +38,8 @@ and the built-in solver rejects its input, or the solution cannot be run for
 want of a temporary file or a process; a process limit held by another
 job's solution is waited out first). A WA or PE against an answer file that
 is not the built-in solver's answer to the input gets a `note:` line.
-The last line is `N passed, M failed`.
+The last line is `N passed, M failed`, with `(K FAIL: the judge's own
+failure)` after it when some tests could not be judged.
 
 Examples (sol.py stands for your solution):
   tictactoe gen --count 5 --out-dir data && tictactoe test data    # 5 passed

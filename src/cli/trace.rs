@@ -80,7 +80,7 @@ pub struct TraceConfig {
 /// `--color`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum ColorArg {
-    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE other than 0 forces it).
     Auto,
     /// Always.
     Always,
@@ -97,12 +97,21 @@ pub fn stdout_wants_colour(config: &TraceConfig) -> bool {
     if let Some(colour) = config.colour {
         return colour;
     }
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if set("CLICOLOR_FORCE").is_some_and(|value| value == "0") {
-        return set("NO_COLOR").is_none()
-            && set("CLICOLOR").is_none_or(|value| value != "0")
-            && set("TERM").is_none_or(|term| term != "dumb")
-            && io::stdout().is_terminal();
+    if std::env::var_os("CLICOLOR_FORCE").is_some_and(|value| value == "0") {
+        // anstream's rules (anstyle-query's readings of each variable),
+        // but for the force.
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        let clicolor = std::env::var_os("CLICOLOR").map(|value| value != "0");
+        let term_colours = match std::env::var_os("TERM") {
+            Some(term) => term != "dumb",
+            // Unset: a Windows console colours; elsewhere, a bare environment.
+            None => cfg!(windows),
+        };
+        let ci = std::env::var_os("CI").is_some();
+        return !no_color
+            && clicolor != Some(false)
+            && io::stdout().is_terminal()
+            && (term_colours || clicolor == Some(true) || ci);
     }
     !matches!(
         anstream::AutoStream::choice(&io::stdout()),
@@ -245,12 +254,20 @@ fn full_line(game: &TicTacToe, row: u32, col: u32) -> Option<(Vec<Line>, Player,
             false,
         ),
     };
-    let line = *lines.first()?;
-    let owner = if game.line_sum(line) > 0 {
-        Player::One
-    } else {
-        Player::Two
+    let owner_of = |line: Line| {
+        if game.line_sum(line) > 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
     };
+    let owner = owner_of(*lines.first()?);
+    // On an even board the diagonals share no cell, and may be full of
+    // different marks: only the first's owner's lines are named.
+    let lines = lines
+        .into_iter()
+        .filter(|&line| owner_of(line) == owner)
+        .collect();
     Some((lines, owner, through))
 }
 

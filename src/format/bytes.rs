@@ -737,8 +737,7 @@ pub fn digits_value(word: u64, count: usize) -> u64 {
     ((quads & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001)) >> 32
 }
 
-/// An integer token read by [`Chunks::take_int`].
-/// An integer token read whole, however long.
+/// An integer token read whole, however long, by [`Chunks::take_int`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct LongToken {
     /// The token as a message quotes it.

@@ -115,12 +115,10 @@ pub fn supervise(
     solution.uid(nix::unistd::getuid().as_raw());
     // Started before the solution, so that a process limit already reached
     // refuses the thread before anything runs (the runner tries again).
-    let (reaper, solution_started) = Reaper::start()?;
+    let mut reaper = Reaper::start()?;
     let start = Instant::now();
     let mut child = solution.spawn()?;
-    if let Ok(pid) = i32::try_from(child.id()) {
-        let _ = solution_started.send(Pid::from_raw(pid));
-    }
+    reaper.watch(child.id());
     let status = loop {
         let left = time_limit.saturating_sub(start.elapsed());
         let waited = child.wait_timeout(left.min(PARENT_CHECK));
@@ -128,24 +126,28 @@ pub fn supervise(
             Ok(Some(status)) => break Some(status),
             Ok(None) if nix::unistd::getppid() != runner => {
                 // Nobody is left to report to: end everything now.
+                reaper.stop();
                 let _ = child.kill();
                 let _ = child.wait();
                 end_children(|_| false);
-                reaper.stop();
                 return Err(io::Error::other("the runner is gone"));
             }
             Ok(None) if left.is_zero() => break None,
             Ok(None) => {}
             Err(error) => {
+                reaper.stop();
                 let _ = child.kill();
                 let _ = child.wait();
                 end_children(|_| false);
-                reaper.stop();
                 return Err(error);
             }
         }
     };
     let wall = start.elapsed();
+    // Before the sweep: a process it lists must stay listed (a zombie
+    // until it reaps it), or its id could be another's by the time it is
+    // stopped or killed. The sweep reaps all it ends.
+    reaper.stop();
     if let Ok(group) = i32::try_from(child.id()).map(Pid::from_raw) {
         // The group may be gone already; the sweep below finds the rest.
         let _ = killpg(group, Signal::SIGKILL);
@@ -159,7 +161,6 @@ pub fn supervise(
         }
     };
     end_children(|_| false);
-    reaper.stop();
     let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(io::Error::from)?;
     let micros = |time: nix::sys::time::TimeVal| {
         u64::try_from(time.tv_sec()).unwrap_or(0) * 1_000_000
@@ -204,12 +205,14 @@ const REAP_EVERY: Duration = Duration::from_millis(5);
 struct Reaper {
     stop: Arc<AtomicBool>,
     thread: thread::JoinHandle<()>,
+    /// Gives the thread the solution's id; dropped unsent, the thread ends.
+    solution: Option<mpsc::Sender<Pid>>,
 }
 
 impl Reaper {
-    /// Starts the thread; it begins reaping once sent the solution's id,
-    /// and ends unreaped if the sender is dropped first.
-    fn start() -> io::Result<(Reaper, mpsc::Sender<Pid>)> {
+    /// Starts the thread; it begins reaping once told the solution's id by
+    /// [`watch`](Self::watch), and ends if never told.
+    fn start() -> io::Result<Reaper> {
         let stop = Arc::new(AtomicBool::new(false));
         let (started, solution) = mpsc::channel::<Pid>();
         let stopped = Arc::clone(&stop);
@@ -228,11 +231,24 @@ impl Reaper {
                     thread::sleep(REAP_EVERY);
                 }
             })?;
-        Ok((Reaper { stop, thread }, started))
+        Ok(Reaper {
+            stop,
+            thread,
+            solution: Some(started),
+        })
+    }
+
+    /// Starts reaping around the solution, process `id`.
+    fn watch(&mut self, id: u32) {
+        if let (Some(started), Ok(id)) = (self.solution.take(), i32::try_from(id)) {
+            let _ = started.send(Pid::from_raw(id));
+        }
     }
 
     /// Stops the thread and waits for it.
-    fn stop(self) {
+    fn stop(mut self) {
+        // A thread never told the solution's id ends with this.
+        self.solution = None;
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.thread.join();
     }
