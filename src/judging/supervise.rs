@@ -25,7 +25,7 @@
 use super::process::{Ending, Report};
 use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
-use nix::sys::wait::{WaitPidFlag, waitpid};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 use std::collections::HashSet;
 use std::fs;
@@ -288,9 +288,11 @@ pub fn exec_limited(command: &[String], memory_limit: Option<u64>) -> io::Error 
 /// process (a reaper) is found in the next round, until none is left.
 pub fn end_children(keep: impl Fn(Pid) -> bool) {
     loop {
+        // Every process the passes found, and those of them still alive.
+        let mut seen: HashSet<Pid> = HashSet::new();
         let mut frozen: HashSet<Pid> = HashSet::new();
         let roots = loop {
-            let roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
+            let mut roots: Vec<Pid> = children().into_iter().filter(|&pid| !keep(pid)).collect();
             // The children first, while the list is fresh: the scan of all
             // of `/proc` below takes long enough that a process forking
             // and exiting in a loop was always gone by its end, its orphan
@@ -298,15 +300,35 @@ pub fn end_children(keep: impl Fn(Pid) -> bool) {
             for &pid in &roots {
                 let _ = kill(pid, Signal::SIGSTOP);
             }
+            // Those that ended are reaped now, not at the round's end: such
+            // a loop leaves one each time, and left for the round they piled
+            // up faster than the passes could list them. Only the unreaped
+            // are signalled later, so no id is reused under the sweep.
+            let mut reaped = Vec::new();
+            roots.retain(|&pid| {
+                let alive = matches!(
+                    waitpid(pid, Some(WaitPidFlag::WNOHANG)),
+                    Ok(WaitStatus::StillAlive)
+                );
+                if !alive {
+                    reaped.push(pid);
+                }
+                alive
+            });
             let doomed = descendants_of(&roots);
             for &pid in &doomed {
                 // Again for those stopped already: a sibling may have
                 // continued them.
                 let _ = kill(pid, Signal::SIGSTOP);
             }
-            let known = frozen.len();
+            for pid in &reaped {
+                frozen.remove(pid);
+            }
+            let known = seen.len();
+            seen.extend(reaped);
+            seen.extend(doomed.iter().copied());
             frozen.extend(doomed);
-            if frozen.len() == known {
+            if seen.len() == known {
                 break roots;
             }
         };
