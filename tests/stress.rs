@@ -334,46 +334,28 @@ fn a_save_folder_that_cannot_be_written_is_refused_before_the_search() {
 fn a_save_that_fails_at_the_end_still_shows_the_failing_input() {
     let dir = tempfile::tempdir().expect("temp dir");
     let save = dir.path().join("save");
-    tictactoe()
-        .args([
+    // A wrong solution that puts a file where the folder was to be made.
+    let blocked = |options: &[&str]| {
+        // A file left by an earlier run would be refused before the search.
+        let _ = fs::remove_file(&save);
+        let mut run = tictactoe();
+        run.args([
             "stress",
             "-c",
             "fixtures/solutions/wrong-and-blocks-the-save-folder.sh",
-            "--seed",
-            "1",
-            "--time-limit",
-            "20",
-            "--save-dir",
         ])
+        .args(["--seed", "1", "--time-limit", "20"])
+        .args(options)
+        .arg("--save-dir")
         .arg(&save)
-        .env("BLOCKED_SAVE_DIR", &save)
-        .assert()
-        .code(74)
+        .env("BLOCKED_SAVE_DIR", &save);
+        run.assert().code(74)
+    };
+    blocked(&[])
         .stdout(predicate::str::contains("the failing input:\n1\n3\n5\n"))
         .stdout(predicate::str::contains("case 1, N = 3:"))
         .stderr(predicate::str::contains("cannot create"));
-    // The solution left a file in the folder's place: gone, the folder
-    // passes the check before the search again.
-    fs::remove_file(&save).expect("the solution's file");
-    let json = tictactoe()
-        .args([
-            "stress",
-            "-c",
-            "fixtures/solutions/wrong-and-blocks-the-save-folder.sh",
-            "--seed",
-            "1",
-            "--time-limit",
-            "20",
-            "--json",
-            "--save-dir",
-        ])
-        .arg(&save)
-        .env("BLOCKED_SAVE_DIR", &save)
-        .assert()
-        .code(74)
-        .get_output()
-        .stdout
-        .clone();
+    let json = blocked(&["--json"]).get_output().stdout.clone();
     let json: serde_json::Value = serde_json::from_slice(&json).expect("one JSON document");
     let found = &json["found"];
     assert_eq!(found["input_file"], serde_json::Value::Null, "{json}");
