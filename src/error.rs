@@ -7,7 +7,7 @@
 use crate::game::{BadSize, MoveError, MoveField};
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where in the input a data error was found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -260,6 +260,22 @@ fn input_prefix(input: &InputName) -> String {
 }
 
 impl Error {
+    /// A missing input's message with a hint after it, when `hint` has one
+    /// for the path: what the user most likely meant by a name that is no
+    /// file. Any other error is as it was.
+    pub fn with_missing_file_hint(self, hint: impl FnOnce(&Path) -> Option<String>) -> Error {
+        match self {
+            Error::Open { path, source } if source.kind() == io::ErrorKind::NotFound => {
+                let source = match hint(&path) {
+                    Some(hint) => io::Error::new(source.kind(), format!("{source}; {hint}")),
+                    None => source,
+                };
+                Error::Open { path, source }
+            }
+            other => other,
+        }
+    }
+
     /// The data error inside, if this is one.
     pub fn data(&self) -> Option<&DataError> {
         match self {

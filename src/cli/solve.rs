@@ -10,7 +10,7 @@ use crate::format::Format;
 use crate::game::{BoardSize, Rules, TicTacToe};
 use crate::pipeline::{self, parallel::Split};
 use clap::Args;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 pub(super) const SOLVE_HELP: &str = "\
@@ -111,23 +111,12 @@ pub fn run(config: &SolveConfig, mut output: impl Write) -> Result<(), Error> {
 /// in.txt`) was most likely meant as one: the message says that commands
 /// come first.
 fn command_after_options(error: Error) -> Error {
-    match error {
-        Error::Open { path, source }
-            if source.kind() == io::ErrorKind::NotFound
-                && super::COMMAND_NAMES.iter().any(|name| path.as_os_str() == *name) =>
-        {
-            let command = path.display();
-            let source = io::Error::new(
-                source.kind(),
-                format!(
-                    "{source}; a command comes before the options: \
-                     `tictactoe {command} [OPTIONS] ...`"
-                ),
-            );
-            Error::Open { path, source }
-        }
-        other => other,
-    }
+    error.with_missing_file_hint(|path| {
+        let command = path.to_str()?;
+        super::COMMAND_NAMES
+            .contains(&command)
+            .then(|| format!("a command comes before the options: `tictactoe {command} [OPTIONS] ...`"))
+    })
 }
 
 /// Solves one input. Among several, standard input's messages are

@@ -14,7 +14,7 @@ use crate::judging::validate::leetcode::validate_leetcode_split;
 use crate::judging::validate::{Report, Rule, validate_split};
 use crate::pipeline::parallel::Split;
 use clap::{Args, ValueEnum};
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 pub(super) const VALIDATE_HELP: &str = "\
@@ -156,22 +156,14 @@ pub struct ValidateConfig {
 /// problem's `input_validator_flags` (`small`): the judge gives the input on
 /// standard input and its flags as arguments, so the message says so.
 fn judge_flag_hint(error: Error, config: &ValidateConfig) -> Error {
-    match error {
-        Error::Open { path, source }
-            if config.protocol == Protocol::Kattis && source.kind() == io::ErrorKind::NotFound =>
-        {
-            let source = io::Error::new(
-                source.kind(),
-                format!(
-                    "{source}; under --protocol kattis the input comes on standard input, so a \
-                     word among input_validator_flags is taken for this file: give this \
-                     validator's options there instead (such as --max-n 50)"
-                ),
-            );
-            Error::Open { path, source }
-        }
-        other => other,
-    }
+    error.with_missing_file_hint(|_| {
+        (config.protocol == Protocol::Kattis).then(|| {
+            "under --protocol kattis the input comes on standard input, so a word among \
+             input_validator_flags is taken for this file: give this validator's options \
+             there instead (such as --max-n 50)"
+                .to_owned()
+        })
+    })
 }
 
 /// Validates the input and writes the report: each violation on its own
