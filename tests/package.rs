@@ -274,6 +274,52 @@ fn the_validators_build_and_run_on_files_the_judge_cannot_change() {
     );
 }
 
+/// A sandbox that allows one process (isolate's and DOMjudge's runguard's
+/// setting): the validators' `run` scripts must start the binary without
+/// a fork. A `$(dirname "$0")` in them once needed one: "Cannot fork",
+/// exit 2, a judge error on every test.
+#[test]
+fn the_validators_run_in_a_sandbox_of_one_process() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let problem = dir.path().join("tictactoe");
+    package(&["--judge", "kattis"], &problem);
+    let sample = |name: &str| problem.join("data/sample").join(name);
+    let right = fs::read_to_string(sample("1.ans")).expect("answer");
+    let wrong = dir.path().join("wrong.out");
+    fs::write(&wrong, right.replacen('0', "1", 1)).expect("wrong output");
+    fs::set_permissions(&wrong, fs::Permissions::from_mode(0o644)).expect("chmod");
+    let one_process = |folder: &str, args: &[&str], stdin: &Path| {
+        let mut command = vec!["prlimit", "--nproc=1", "./run"];
+        command.extend(args);
+        bare(&problem.join(folder), Some("nobody"), &command)
+            .stdin(fs::File::open(stdin).expect("standard input"))
+            .output()
+            .expect("prlimit runs")
+    };
+    let validated = one_process("input_validators/tictactoe", &[], &sample("1.in"));
+    assert_eq!(
+        validated.status.code(),
+        Some(42),
+        "{}",
+        describe(&validated)
+    );
+    for (output, verdict) in [(sample("1.ans"), 42), (wrong, 43)] {
+        let feedback = tempfile::tempdir().expect("feedback folder");
+        fs::set_permissions(feedback.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+        let (input, answer) = (sample("1.in"), sample("1.ans"));
+        let args = [input.to_str(), answer.to_str(), feedback.path().to_str()]
+            .map(|arg| arg.expect("a UTF-8 path"));
+        let checked = one_process("output_validators/tictactoe", &args, &output);
+        assert_eq!(
+            checked.status.code(),
+            Some(verdict),
+            "{}",
+            describe(&checked)
+        );
+    }
+}
+
 /// Everything in `dir` but `except`, by name.
 fn left_in(dir: &Path, except: &str) -> Vec<String> {
     fs::read_dir(dir)
@@ -397,6 +443,23 @@ fn a_folder_that_holds_the_current_one_a_file_or_a_bad_short_name_is_refused() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("short name"));
+    // A zip's place that is a folder, empty or not, is named as one.
+    tictactoe()
+        .args(["package", "--judge", "domjudge", "--force"])
+        .arg(&inner)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "is a folder; a DOMjudge package is one zip file",
+        ));
+    tictactoe()
+        .args(["package", "--judge", "domjudge"])
+        .arg(dir.path().join("keep.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "keep.txt exists: choose another place",
+        ));
     // A zip's folder is made when missing.
     package(
         &["--judge", "domjudge", "--use-path"],

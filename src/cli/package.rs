@@ -100,14 +100,22 @@ pub fn run(
     if folder {
         check_folder(target)?;
     }
+    if !folder && target.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is a folder; a DOMjudge package is one zip file: name it, such as {}",
+            target.display(),
+            target.join("tictactoe.zip").display()
+        )));
+    }
     let occupied = match config.spec.judge {
         Judge::Domjudge => target.exists(),
         _ => fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_some()),
     };
     if occupied && !config.force {
         return Err(Error::Usage(format!(
-            "{} is not empty: choose another place, or --force to replace it",
-            target.display()
+            "{} {}: choose another place, or --force to replace it",
+            target.display(),
+            if folder { "is not empty" } else { "exists" }
         )));
     }
     let binary = if config.spec.use_path {

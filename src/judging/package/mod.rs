@@ -129,7 +129,13 @@ fn validator(folder: &str, command: &str, binary: Option<&[u8]>) -> Vec<PackageF
             ));
             files.push(PackageFile::script(
                 format!("{folder}/run"),
-                format!("#!/bin/sh\nexec \"$(dirname \"$0\")/tictactoe\" {command} \"$@\"\n"),
+                // `${0%/*}`, not `$(dirname "$0")`: a sandbox that allows one
+                // process leaves the shell no fork for a command substitution.
+                format!(
+                    "#!/bin/sh\n\
+                     case $0 in */*) here=${{0%/*}} ;; *) here=. ;; esac\n\
+                     exec \"$here/tictactoe\" {command} \"$@\"\n"
+                ),
             ));
             files.push(PackageFile {
                 path: format!("{folder}/tictactoe"),
