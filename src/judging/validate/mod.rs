@@ -787,6 +787,9 @@ impl Span {
     }
 }
 
+/// A violation's case and move, when it has them.
+type Context = (Option<u64>, Option<u64>);
+
 struct Validator<R> {
     reader: StrictReader<R>,
     /// Move lines read a block at a time.
@@ -800,6 +803,11 @@ struct Validator<R> {
     case: Option<u64>,
     /// The move being read, 1-based.
     r#move: Option<u64>,
+    /// The line of the last token read, and its case and move: a layout
+    /// problem on that line is that token's, one on a later line the next
+    /// token's.
+    token_line: u64,
+    token_context: Context,
     /// T, once read or given.
     count: Option<i64>,
     /// The cases begun.
@@ -817,9 +825,16 @@ impl<R: Read> Validator<R> {
             report,
             case: None,
             r#move: None,
+            token_line: 0,
+            token_context: (None, None),
             count: None,
             cases_read: 0,
         }
+    }
+
+    /// The case and move being read.
+    fn context(&self) -> Context {
+        (self.case, self.r#move)
     }
 
     fn run(&mut self, span: Span) -> Result<(), Halt> {
@@ -861,13 +876,14 @@ impl<R: Read> Validator<R> {
         self.case = None;
         self.r#move = None;
         if span.last.is_some() {
-            // A part of the input: what follows is the next part's.
-            return Ok(());
+            // A part of the input: what follows is the next part's, but the
+            // space after its last token is this part's to report.
+            return self.take_problems_before(None, self.context());
         }
         match self.reader.finish()? {
-            None => self.take_problems(),
+            None => self.take_problems_before(None, self.context()),
             Some((spot, text)) => {
-                self.take_problems()?;
+                self.take_problems_before(None, self.context())?;
                 self.violate(spot, Rule::TrailingData(text))
             }
         }
@@ -888,6 +904,10 @@ impl<R: Read> Validator<R> {
         let mut referee = Referee::default();
         let mut number = 0;
         while number < moves {
+            if !self.reader.problems.is_empty() {
+                // Before the block's moves are judged: they come after.
+                self.take_problems_before(None, (self.case, Some(number + 1)))?;
+            }
             if board.is_some() {
                 // Canonical lines, read a block at a time.
                 let want = (moves - number).min(BATCH as u64) as usize;
@@ -982,21 +1002,37 @@ impl<R: Read> Validator<R> {
     /// the file cannot be read, so a token that is no integer stops here.
     fn header(&mut self, expected: &'static str) -> Result<(i64, Spot), Halt> {
         let field = self.field(expected, Separator::LineEnd)?;
-        Ok((field.value.ok_or(Halt::Stop)?, field.spot))
+        match field.value {
+            Some(value) => Ok((value, field.spot)),
+            None => {
+                // Nothing after it can be read: what is known is all there is.
+                self.take_problems_before(None, self.context())?;
+                Err(Halt::Stop)
+            }
+        }
     }
 
+    /// Reads a token and the space after it. The layout problems found
+    /// before it are reported here; its own and those of the space after
+    /// it wait for the next read, so that what the token completes (a
+    /// bound, a move) is reported first, in the order of the file.
     #[inline(always)]
     fn field(&mut self, expected: &'static str, separator: Separator) -> Result<Field, Halt> {
+        let earlier = self.reader.problems.len();
         let Some(field) = self.reader.field(separator)? else {
             let spot = self.reader.spot();
-            // The missing final newline of a truncated file is beside the point.
-            self.reader.problems.clear();
+            // Space found now, in a file that holds none but space, is
+            // beside the point; what followed the last token is not.
+            self.reader.problems.truncate(earlier);
+            self.take_problems_before(None, self.context())?;
             self.violate(spot, Rule::EndsEarly(expected))?;
             return Err(Halt::Stop);
         };
         if !self.reader.problems.is_empty() {
-            self.take_problems()?;
+            self.take_problems_before(Some(field.spot), self.context())?;
         }
+        self.token_line = field.spot.line;
+        self.token_context = self.context();
         Ok(field)
     }
 
@@ -1021,11 +1057,28 @@ impl<R: Read> Validator<R> {
         }
     }
 
+    /// Reports the layout problems found before `limit` (all of them for
+    /// `None`), each with the case and move of the token on its line: the
+    /// last token read, or `later`, that of the next. A missing final
+    /// newline is the file's alone.
     #[cold]
-    fn take_problems(&mut self) -> Result<(), Halt> {
-        let problems = std::mem::take(&mut self.reader.problems);
+    fn take_problems_before(&mut self, limit: Option<Spot>, later: Context) -> Result<(), Halt> {
+        let before = |spot: Spot| limit.is_none_or(|limit| (spot.line, spot.column) < (limit.line, limit.column));
+        let taken = self.reader.problems.iter().take_while(|(spot, _)| before(*spot)).count();
+        let problems: Vec<_> = self.reader.problems.drain(..taken).collect();
+        let current = self.context();
         for (spot, layout) in problems {
-            self.violate(spot, layout.into())?;
+            (self.case, self.r#move) = if layout == Layout::MissingFinalNewline {
+                // The file's, not a move's.
+                (None, None)
+            } else if spot.line <= self.token_line {
+                self.token_context
+            } else {
+                later
+            };
+            let reported = self.violate(spot, layout.into());
+            (self.case, self.r#move) = current;
+            reported?;
         }
         Ok(())
     }
