@@ -639,13 +639,25 @@ impl<R: Read> Reader<R> {
             return Ok(false);
         };
         let text = &bytes[..length];
-        if !text.contains(&b'\\') {
-            return Ok(&text[1..length - 1] == expected.as_bytes());
+        if !text.contains(&b'\\') && &text[1..length - 1] == expected.as_bytes() {
+            return Ok(true);
         }
-        match serde_json::from_slice::<String>(text) {
-            Ok(name) => Ok(name == expected),
-            Err(error) => Err(self.json_error_in(at, number, &json_message(&error))),
-        }
+        // Not the name as it stands: a string that is no JSON string (a raw
+        // control character such as a line break, bytes that are not UTF-8,
+        // a bad escape) is invalid JSON, at its byte that breaks it.
+        let invalid = match text.iter().position(|&byte| byte < 0x20) {
+            Some(index) => Some((index, "control character (\\u0000-\\u001F) found while parsing a string".to_owned())),
+            None => match std::str::from_utf8(text) {
+                Err(error) => Some((error.valid_up_to(), "invalid unicode code point".to_owned())),
+                Ok(_) => match serde_json::from_slice::<String>(text) {
+                    Ok(name) => return Ok(name == expected),
+                    // One line: serde_json's column is the byte it stopped at.
+                    Err(error) => Some((error.column().saturating_sub(1), json_message(&error))),
+                },
+            },
+        };
+        let (index, message) = invalid.unwrap_or_default();
+        Err(self.json_error_in(at + index as u64, number, &message))
     }
 
     /// Reads an argument list of `K` integers at the reading position (an
@@ -1164,6 +1176,26 @@ mod tests {
             (
                 "[\"TicTacToe\"]\n[[3]]\n[\"TicTacToe\" \"move\"]",
                 "line 3, column 14: case 2: invalid JSON: expected `,` or `]`",
+            ),
+            // A name that is no JSON string is invalid JSON at the byte
+            // that breaks it, not an unknown method.
+            (
+                "[\"TicTacToe\",\"move\n[\"TicTacToe\",\"move\"]\n[[3],[0,0,1]]",
+                "line 1, column 19: case 1, move 1: invalid JSON: control character \
+                 (\\u0000-\\u001F) found while parsing a string",
+            ),
+            (
+                "[\"Tic\tTacToe\"]\n[[3]]",
+                "line 1, column 6: case 1: invalid JSON: control character (\\u0000-\\u001F) \
+                 found while parsing a string",
+            ),
+            (
+                "[\"TicTacToe\",\"mo\\x\"]\n[[3],[0,0,1]]",
+                "line 1, column 18: case 1, move 1: invalid JSON: invalid escape",
+            ),
+            (
+                "[\"TicTacToe\",\"\\ud800\"]\n[[3],[0,0,1]]",
+                "line 1, column 21: case 1, move 1: invalid JSON: unexpected end of hex escape",
             ),
             (
                 "[\"TicTacToe\",\"move\",\"move\"]\n[[1],[0,0,1],[0,0,2]]",
