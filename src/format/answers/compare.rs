@@ -244,21 +244,29 @@ impl fmt::Display for Difference {
                 plural(*expected, "result", "results"),
                 holder.one()
             ),
-            // A LeetCode line that ends after its results, all read as
-            // results, but not at its `]`. (With none expected, the line
-            // may have broken inside its `null`.)
+            // A LeetCode line (or, read by arrays, the output) that ends
+            // after its results, all read as results, but not at its `]`.
+            // (With none expected, the line may have broken inside its
+            // `null`.)
             Difference::MoreResults {
-                holder: CaseHolder::Line,
+                holder,
                 case,
                 expected,
                 first_extra,
                 ..
             } if *expected > 0 && first_extra.trim_matches('"') == super::leetcode::LINE_ENDS => {
-                write!(
-                f,
-                    "case {case}: the line ends after its {} without its closing `]`",
-                    plural(*expected, "result", "results"),
-                )
+                let results = plural(*expected, "result", "results");
+                match holder {
+                    CaseHolder::Line => write!(
+                        f,
+                        "case {case}: the line ends after its {results} without its closing `]`"
+                    ),
+                    CaseHolder::Array => write!(
+                        f,
+                        "case {case}: the output ends after the array's {results} without \
+                         its closing `]`"
+                    ),
+                }
             }
             Difference::MoreResults {
                 holder: CaseHolder::Line,
@@ -654,10 +662,26 @@ fn compare_lines(
         results += same_results;
         let mut want = expected.next()?;
         if want == Item::End {
-            let extra = found
-                .0
-                .lines_left(every_line_counts)
-                .map_err(Side::Found)?;
+            let extra = match found.next()? {
+                Item::End => 0,
+                // What follows the last array but is no array (`]x`): a
+                // broken array's text is one token, never a result, first
+                // on its line.
+                Item::Other if holder == CaseHolder::Array => {
+                    return Ok(Comparison::Differs(Difference::ExtraOutput {
+                        cases,
+                        found: found.0.quote(Item::Other),
+                    }));
+                }
+                Item::LineEnd => {
+                    u64::from(every_line_counts)
+                        + found.0.lines_left(every_line_counts).map_err(Side::Found)?
+                }
+                _ => {
+                    found.0.rest_of_line().map_err(Side::Found)?;
+                    1 + found.0.lines_left(every_line_counts).map_err(Side::Found)?
+                }
+            };
             if extra > 0 {
                 return Ok(Comparison::Differs(Difference::MoreLines {
                     holder,

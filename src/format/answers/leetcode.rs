@@ -24,6 +24,10 @@ const CHUNK: usize = 64 * 1024;
 /// ended after it, and the token must not read as a result.
 pub(super) const LINE_ENDS: &str = "\u{23CE}";
 
+/// Stands for a run of blanks inside a broken line's text, which is one
+/// token: the quote shows where the output had space.
+const BLANK: &str = "\u{2423}";
+
 /// Where in a line the transcoder is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -56,6 +60,12 @@ pub struct Lines<R> {
     broken: Vec<u8>,
     /// Whether the broken line's text went on past what `broken` keeps.
     broken_more: bool,
+    /// Whether blanks were met in the broken line's text since its last
+    /// byte kept: they show if more text follows.
+    broken_blank: bool,
+    /// The letters matched of `null` (in any case, if `any_case`): a line
+    /// that breaks inside it quotes them too.
+    null_seen: [u8; 4],
     /// Whether a test case ends at its `]` rather than at its line's LF.
     arrays: bool,
     /// Whether `NULL` or `Null` stands for `null`, as for a Kattis judge's
@@ -75,6 +85,8 @@ impl<R: Read> Lines<R> {
             state: State::LineStart,
             broken: Vec::new(),
             broken_more: false,
+            broken_blank: false,
+            null_seen: [0; 4],
             arrays: false,
             any_case: false,
             eof: false,
@@ -100,16 +112,24 @@ impl<R: Read> Lines<R> {
         }
     }
 
-    /// Starts gathering a broken line's rest into one token.
+    /// Starts gathering a broken line's rest into one token, from the
+    /// letters of `null` it broke in, if it did.
     fn break_line(&mut self, byte: u8) {
+        let matched = match self.state {
+            State::Null(matched) => matched,
+            _ => 0,
+        };
         self.state = State::Broken;
         self.broken.clear();
+        self.broken.extend_from_slice(&self.null_seen[..matched]);
         self.broken_more = false;
+        self.broken_blank = false;
         self.keep_broken(byte);
     }
 
     fn keep_broken(&mut self, byte: u8) {
         if is_blank(byte) {
+            self.broken_blank = !self.broken.is_empty();
             return;
         }
         // A quote ends with its array: what follows is another test case's.
@@ -117,6 +137,10 @@ impl<R: Read> Lines<R> {
             self.broken_more = true;
             return;
         }
+        if self.broken_blank && self.broken.len() < QUOTED {
+            self.broken.extend_from_slice(BLANK.as_bytes());
+        }
+        self.broken_blank = false;
         if self.broken.len() < QUOTED {
             self.broken.push(byte);
         } else {
@@ -144,6 +168,11 @@ impl<R: Read> Lines<R> {
             State::LineStart => return,
             State::Closed => {}
             State::Broken => self.end_broken(out),
+            // The line ends inside its `null`: a token of the letters there.
+            State::Null(1..) => {
+                self.break_line(b' ');
+                self.end_broken(out);
+            }
             // The line ends before its `]`.
             _ => {
                 if self.state == State::InResult {
@@ -174,6 +203,7 @@ impl<R: Read> Lines<R> {
                 if byte == b"null"[matched]
                     || (self.any_case && byte.to_ascii_lowercase() == b"null"[matched]) =>
             {
+                self.null_seen[matched] = byte;
                 self.state = if matched == 3 {
                     State::AfterElement
                 } else {
@@ -374,8 +404,9 @@ mod tests {
         // An array left open ends with the input, marked as a line is.
         assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
         // Cut off inside `null`: never an empty test case.
-        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \n\u{23CE}\n");
-        assert_eq!(by_arrays("[nu \n[null]"), "[null]\n");
+        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \nnu\n");
+        assert_eq!(by_arrays("[nu \n[null]"), "nu\u{2423}[null]\n");
+        assert_eq!(by_arrays("[\n"), "\u{23CE}\n");
         // Read by lines, the same bytes are other test cases.
         assert_eq!(transcoded("[null,1][null,2]"), "1 [null,2]\n");
         assert_eq!(transcoded("[null,\n1]\n"), "\u{23CE}\n1]\n");
@@ -387,10 +418,17 @@ mod tests {
         assert_eq!(transcoded("[null,0 1]\n"), "0 1]\n");
         assert_eq!(transcoded("[null,0 1\n"), "0 1\u{23CE}\n");
         assert_eq!(transcoded("[null,0,1\n"), "0 1 \u{23CE}\n");
-        assert_eq!(transcoded("0 0 1\n"), "001\n");
+        // Blanks inside the token show, as one mark a run.
+        assert_eq!(transcoded("0 0  1 \n"), "0\u{2423}0\u{2423}1\n");
+        assert_eq!(transcoded("[null 1 2]\n"), "1\u{2423}2]\n");
         assert_eq!(transcoded("[null,3]\n"), "3 \n");
-        assert_eq!(transcoded("[nu ll,1]\n"), "ll,1]\n");
-        assert_eq!(transcoded("[nu \n[null]\n"), "\u{23CE}\n\n");
-        assert_eq!(transcoded("[nu\n"), "\u{23CE}\n");
+        // Broken inside `null`, it quotes the letters matched too.
+        assert_eq!(transcoded("[nu ll,1]\n"), "nu\u{2423}ll,1]\n");
+        assert_eq!(transcoded("[nUll,1]\n"), "nUll,1]\n");
+        assert_eq!(transcoded("[nu \n[null]\n"), "nu\n\n");
+        assert_eq!(transcoded("[nu\n"), "nu\n");
+        let any_case = |text: &str| read_all(Lines::new(text.as_bytes()).with_letters(Letters::AnyCase));
+        assert_eq!(any_case("[None,1]\n"), "None,1]\n");
+        assert_eq!(any_case("[NULL,1]\n"), "1 \n");
     }
 }
