@@ -52,19 +52,32 @@ pub const STDERR_KEPT: usize = 64 * 1024;
 pub const GRACE: Duration = Duration::from_secs(1);
 
 /// What a solution says (on standard error, or the JVM on standard output)
-/// when an allocation failed: how a failed run under a memory limit is told
-/// from any other crash. C++, Python, Rust, Java, Go, C's perror, V8.
-const OUT_OF_MEMORY_MARKERS: [&str; 9] = [
+/// when an allocation failed, in lower case: how a failed run under a
+/// memory limit is told from any other crash. C++, Python, PyPy (its
+/// nursery, at start, or its heap), Rust, Java and .NET, Go, C's perror,
+/// gnulib's xalloc (sort, grep), the dynamic loader (a library it could not
+/// map), V8, GHC.
+const OUT_OF_MEMORY_MARKERS: [&str; 13] = [
     "std::bad_alloc",
-    "MemoryError",
+    "memoryerror",
+    "cannot allocate nursery",
+    "trying to allocate some memory",
     "memory allocation of",
-    "OutOfMemoryError",
+    "outofmemory",
     "out of memory",
-    "Out of memory",
-    "Cannot allocate memory",
-    "Could not reserve enough space",
-    "Fatal process OOM",
+    "cannot allocate memory",
+    "memory exhausted",
+    "failed to map segment from shared object",
+    "could not reserve enough space",
+    "fatal process oom",
+    "heap exhausted",
 ];
+
+/// Whether `output` says an allocation failed.
+fn says_out_of_memory(output: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&output[..output.len().min(STDERR_KEPT)]).to_lowercase();
+    OUT_OF_MEMORY_MARKERS.iter().any(|marker| text.contains(marker))
+}
 
 /// Standard output a run may write: twice the expected answer and 1 MiB
 /// more, past which it is stopped with an output-limit verdict. So the
@@ -634,11 +647,9 @@ fn out_of_memory(run: &Run) -> bool {
     let Some(limit) = run.limits.memory else {
         return false;
     };
-    let said = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(STDERR_KEPT)]);
-        OUT_OF_MEMORY_MARKERS.iter().any(|marker| text.contains(marker))
-    };
-    run.usage.peak_kib.saturating_mul(1024) >= limit || said(&run.stderr) || said(&run.stdout)
+    run.usage.peak_kib.saturating_mul(1024) >= limit
+        || says_out_of_memory(&run.stderr)
+        || says_out_of_memory(&run.stdout)
 }
 
 /// A progress bar on standard error, drawn only when that is a terminal;
@@ -758,5 +769,32 @@ mod tests {
             assert_eq!(Report::parse(&report.to_line()), Some(report));
         }
         assert_eq!(Report::parse("exited 0 12"), None);
+    }
+
+    #[test]
+    fn each_runtimes_words_for_a_failed_allocation_are_known() {
+        let said = [
+            "terminate called after throwing an instance of 'std::bad_alloc'",
+            "MemoryError",
+            "RPython traceback:\ncannot allocate nursery",
+            "Got an unexpected error trying to allocate some memory",
+            "memory allocation of 1073741824 bytes failed",
+            "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
+            "Unhandled exception. System.OutOfMemoryException",
+            "fatal error: runtime: out of memory",
+            "fatal error: runtime: cannot allocate memory",
+            "sort: memory exhausted",
+            "./a.out: error while loading shared libraries: libstdc++.so.6: \
+             failed to map segment from shared object",
+            "Error: Could not reserve enough space for object heap",
+            "Fatal process OOM in Failed to reserve virtual memory for CodeRange",
+            "a.out: Heap exhausted;",
+        ];
+        for words in said {
+            assert!(says_out_of_memory(words.as_bytes()), "{words}");
+        }
+        for words in ["Segmentation fault", "IndexError: list index out of range", ""] {
+            assert!(!says_out_of_memory(words.as_bytes()), "{words}");
+        }
     }
 }
