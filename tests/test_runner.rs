@@ -432,13 +432,18 @@ fn a_missing_interpreter_or_a_zero_time_limit_is_a_usage_error() {
 }
 
 #[test]
-fn names_are_escaped_and_a_polygon_file_beside_its_in_twin_keeps_its_whole_name() {
+fn names_are_escaped_unique_and_a_polygon_file_beside_its_in_twin_keeps_its_whole_name() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = "1\n3\n5\n0 0 1\n1 1 2\n0 1 1\n2 2 2\n0 2 1\n";
     for (name, answer) in [
         ("01", "01.a"),
         ("01.in", "01.ans"),
+        // Its stem is the whole name the two above were given.
+        ("01.in.in", "01.in.ans"),
         ("\u{1b}[31mevil.in", "\u{1b}[31mevil.ans"),
+        // A line feed and a backslash before an n: two names, not one.
+        ("a\nb.in", "a\nb.ans"),
+        ("a\\nb.in", "a\\nb.ans"),
     ] {
         fs::write(dir.path().join(name), input).expect("input");
         fs::write(dir.path().join(answer), "0 0 0 0 1\n").expect("answer");
@@ -449,8 +454,54 @@ fn names_are_escaped_and_a_polygon_file_beside_its_in_twin_keeps_its_whole_name(
         .lines()
         .filter_map(|line| line.split(' ').next())
         .collect();
-    assert_eq!(names, ["01", "01.in", "\\u{1b}[31mevil", "3"], "{stdout}");
+    assert_eq!(
+        names,
+        [
+            "01",
+            "01.in",
+            "01.in.in",
+            "\\u{1b}[31mevil",
+            "a\\\\nb",
+            "a\\nb",
+            "6"
+        ],
+        "{stdout}"
+    );
     assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+}
+
+/// What cannot be read is never left out, nor replaced by the built-in
+/// solver's answer: an input that is a FIFO, answers that are a folder or
+/// a device, and a subfolder too deep to be named (its path past
+/// PATH_MAX, an error even for root) each fail, and the rest still run.
+#[test]
+fn tests_that_cannot_be_read_fail_and_the_others_still_run() {
+    let dir = folder_of_tests();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("05.in"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    fs::remove_file(dir.path().join("02.ans")).expect("remove 02.ans");
+    fs::create_dir(dir.path().join("02.ans")).expect("a folder for an answer");
+    fs::remove_file(dir.path().join("03.ans")).expect("remove 03.ans");
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("03.ans")).expect("symlink");
+    let deep = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("name=$(printf '%0250d' 0); for level in $(seq 17); do mkdir $name && cd -P $name || exit 1; done; : > 01.in")
+        .current_dir(dir.path().join("02.ans"))
+        .status()
+        .expect("sh runs");
+    assert!(deep.success());
+    test_folder(dir.path())
+        .assert()
+        .code(3)
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^01 AC .*\n02 FAIL .*02\.ans is not a regular file\n02\.ans/0{250}/.*/ FAIL .*: cannot read the folder .*: File name too long .*\n03 FAIL .*03\.ans is not a regular file\n04 AC .*\n05 FAIL .*05\.in is not a regular file\n2 passed, 4 failed \(4 FAIL: the judge's own failure\)\n\z",
+            )
+            .expect("regex"),
+        );
 }
 
 #[test]

@@ -93,6 +93,9 @@ struct Test {
     name: String,
     input: PathBuf,
     answer: Option<PathBuf>,
+    /// Why it cannot be judged, known when it was found: a subfolder that
+    /// cannot be read stands for the tests it may hold.
+    unreadable: Option<String>,
 }
 
 /// Runs every test, writes a line per test in name order and the summary
@@ -239,7 +242,10 @@ fn after_win_name(config: &TestConfig) -> &'static str {
 /// The tests under `dir`, its subfolders included (`data/secret/group1/`),
 /// in natural name order (`2` before `10`): each `NAME.in` with `NAME.ans`
 /// or `NAME.out`, and testlib/Polygon's numbered files (`01`) with `01.a`.
-/// A test is named by its path below `dir`, without the extension.
+/// A test is named by its path below `dir`, without the extension (with
+/// it, where two would share a name). A subfolder that cannot be read is
+/// an entry of its own, that fails: the tests in it are not left out
+/// without a word, and the others still run.
 fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
     let mut tests = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -251,23 +257,39 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
         {
             continue;
         }
-        let entries = fs::read_dir(&folder).map_err(|source| Error::Open {
-            path: folder.clone(),
-            source,
-        })?;
-        for entry in entries {
-            let path = entry
-                .map_err(|source| Error::Read {
-                    input: InputName::Path(folder.clone()),
+        let entries = match fs::read_dir(&folder).and_then(Iterator::collect::<Result<Vec<_>, _>>) {
+            Ok(entries) => entries,
+            Err(source) if folder == dir => {
+                return Err(Error::Open {
+                    path: folder.clone(),
                     source,
-                })?
-                .path();
-            let file_name = path.file_name().map(|name| name.to_string_lossy().into_owned());
-            let Some(file_name) = file_name else { continue };
+                });
+            }
+            Err(source) => {
+                let below = folder.strip_prefix(dir).unwrap_or(&folder);
+                tests.push(Test {
+                    name: shown_name(&format!("{}/", below.to_string_lossy())),
+                    unreadable: Some(format!("cannot read the folder {}: {source}", folder.display())),
+                    input: folder,
+                    answer: None,
+                });
+                continue;
+            }
+        };
+        for entry in entries {
+            let path = entry.path();
+            let file_name = entry.file_name().to_string_lossy().into_owned();
             if file_name.starts_with('.') {
                 continue;
             }
-            if path.is_dir() {
+            // The entry's own type first: a path too long to look up is
+            // still a folder, which then fails to be read.
+            let is_folder = match entry.file_type() {
+                Ok(kind) if kind.is_symlink() => path.is_dir(),
+                Ok(kind) => kind.is_dir(),
+                Err(_) => path.is_dir(),
+            };
+            if is_folder {
                 folders.push(path);
                 continue;
             }
@@ -276,49 +298,64 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
                 None if file_name.bytes().all(|b| b.is_ascii_digit()) => &["a"],
                 _ => continue,
             };
-            if !path.is_file() && !is_broken_link(&path) {
-                continue;
-            }
+            // Whatever stands under an answer's name is the answer: one
+            // that is no file fails the test, rather than give way to the
+            // built-in solver's.
             let answer = answers
                 .iter()
                 .map(|ext| path.with_extension(ext))
-                .find(|candidate| candidate.is_file() || is_broken_link(candidate));
+                .find(|candidate| fs::symlink_metadata(candidate).is_ok());
             let below = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
             tests.push(Test {
                 name: shown_name(&below.to_string_lossy()),
                 input: path,
                 answer,
+                unreadable: None,
             });
         }
     }
-    // `01` (Polygon) beside `01.in`: each is named by its whole file name.
-    let mut seen = std::collections::HashMap::new();
-    for test in &tests {
-        *seen.entry(test.name.clone()).or_insert(0) += 1;
-    }
-    for test in &mut tests {
-        if seen.get(&test.name).is_some_and(|&count| count > 1) {
-            let below = test.input.strip_prefix(dir).unwrap_or(&test.input);
-            test.name = shown_name(&below.to_string_lossy());
+    // `01` (Polygon) beside `01.in`: each is named by its whole file name;
+    // again, until no two share one (`01.in.in` beside those).
+    loop {
+        let mut seen = std::collections::HashMap::new();
+        for test in &tests {
+            *seen.entry(test.name.clone()).or_insert(0) += 1;
+        }
+        let mut renamed = false;
+        for test in &mut tests {
+            if seen.get(&test.name).is_some_and(|&count| count > 1) {
+                let below = test.input.strip_prefix(dir).unwrap_or(&test.input);
+                let whole = shown_name(&below.to_string_lossy());
+                renamed |= whole != test.name;
+                test.name = whole;
+            }
+        }
+        if !renamed {
+            break;
         }
     }
     tests.sort_by(|a, b| natural_order(&a.name, &b.name));
     Ok(tests)
 }
 
-/// A link whose target is gone. A test named by one is kept, so that its
-/// run fails naming the file, rather than being left out or judged against
-/// the built-in solver's answer without a word.
-fn is_broken_link(path: &Path) -> bool {
-    path.is_symlink() && fs::metadata(path).is_err()
+/// Why a file cannot be a test's input or answer: it is not a regular file
+/// (a folder, a FIFO no one writes, a device such as `/dev/zero`).
+fn not_a_file(path: &Path) -> Option<String> {
+    match fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() => {
+            Some(format!("{} is not a regular file", path.display()))
+        }
+        _ => None,
+    }
 }
 
 /// A test's name as lines show it: control characters escaped, so that a
-/// file's name cannot drive the terminal.
+/// file's name cannot drive the terminal, and backslashes too, so that no
+/// two names look alike (`a\\nb` is a backslash, `a\nb` a line feed).
 fn shown_name(name: &str) -> String {
     name.chars()
         .map(|c| {
-            if c.is_control() {
+            if c.is_control() || c == '\\' {
                 c.escape_debug().to_string()
             } else {
                 c.to_string()
@@ -362,6 +399,17 @@ fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::Judged {
+    let unjudgeable = test.unreadable.clone().or_else(|| {
+        std::iter::once(&test.input)
+            .chain(&test.answer)
+            .find_map(|path| not_a_file(path))
+    });
+    if let Some(why) = unjudgeable {
+        return process::Judged {
+            verdict: Verdict::new(VerdictKind::JudgeFailure, why),
+            usage: process::Usage::default(),
+        };
+    }
     let expected = match expected_answer(test, config) {
         Ok(expected) => expected,
         Err(why) => {
