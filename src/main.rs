@@ -1,5 +1,6 @@
 //! The `tictactoe` binary: run the command line, and map its result to an exit status.
 
+use std::io::Write;
 use std::process::ExitCode;
 use tictactoe::{FailureKind, run_command_line};
 
@@ -31,6 +32,12 @@ fn main() -> ExitCode {
         FailureKind::NoMemory => NO_MEMORY,
         FailureKind::TestlibFail => TESTLIB_FAIL,
     };
-    failure.report();
-    ExitCode::from(status)
+    match failure.report() {
+        // Help that a reader stopped reading (`--help | head`) was heard.
+        Err(error) if status == 0 && error.kind() != std::io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {error}");
+            ExitCode::from(IO_ERROR)
+        }
+        _ => ExitCode::from(status),
+    }
 }

@@ -136,6 +136,33 @@ fn a_full_disk_exits_74_with_a_message() {
     );
 }
 
+/// Help and the version are the output asked for: on a full disk they are
+/// lost, as results would be, and say so. Linux only: `/dev/full`.
+#[cfg(target_os = "linux")]
+#[test]
+fn help_and_the_version_on_a_full_disk_exit_74() {
+    for args in [
+        &["--help"][..],
+        &["help", "check"],
+        &["validate", "-h"],
+        &["--version"],
+    ] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+        let output = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("binary runs");
+        assert_eq!(output.status.code(), Some(74), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.starts_with("error: cannot write the output:"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// Linux only: `/dev/full` is Linux's.
 #[cfg(target_os = "linux")]
 #[test]

@@ -287,12 +287,16 @@ impl Failure {
     }
 
     /// Writes the message where it belongs: clap's help on standard output,
-    /// any error on standard error.
-    pub fn report(&self) {
+    /// any error on standard error. An error in writing help (a full disk)
+    /// is returned, since help is then the output asked for; one in writing
+    /// an error has nowhere left to be reported.
+    pub fn report(&self) -> std::io::Result<()> {
         match self {
-            // Nowhere is left to report a failure to write the message.
             Failure::Clap(error) => {
-                let _ = error.print();
+                let printed = error.print();
+                if self.kind() == FailureKind::HelpAsked {
+                    return printed;
+                }
             }
             Failure::TestlibRefused(error) => {
                 let text = error.render().to_string();
@@ -304,6 +308,7 @@ impl Failure {
                 let _ = writeln!(std::io::stderr(), "error: {error}");
             }
         }
+        Ok(())
     }
 }
 
