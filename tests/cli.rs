@@ -137,7 +137,8 @@ fn a_full_disk_exits_74_with_a_message() {
 }
 
 /// Help and the version are the output asked for: on a full disk they are
-/// lost, as results would be, and say so. Linux only: `/dev/full`.
+/// lost, as results would be, and say so; a reader that left early is no
+/// error. Linux only: `/dev/full`.
 #[cfg(target_os = "linux")]
 #[test]
 fn help_and_the_version_on_a_full_disk_exit_74() {
@@ -161,6 +162,15 @@ fn help_and_the_version_on_a_full_disk_exit_74() {
             "{args:?}: {stderr}"
         );
     }
+    // A reader gone before a byte is written: its help was not asked for.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let status = Process::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg("--help")
+        .stdout(writer)
+        .status()
+        .expect("binary runs");
+    assert_eq!(status.code(), Some(0));
 }
 
 /// Linux only: `/dev/full` is Linux's.
