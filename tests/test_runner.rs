@@ -448,6 +448,15 @@ fn names_are_escaped_unique_and_a_polygon_file_beside_its_in_twin_keeps_its_whol
         fs::write(dir.path().join(name), input).expect("input");
         fs::write(dir.path().join(answer), "0 0 0 0 1\n").expect("answer");
     }
+    // Two names that differ in bytes that are not UTF-8.
+    use std::os::unix::ffi::OsStrExt;
+    for byte in [0xfe, 0xff] {
+        let name = |extension: &[u8]| {
+            std::ffi::OsStr::from_bytes(&[b"b", &[byte][..], extension].concat()).to_owned()
+        };
+        fs::write(dir.path().join(name(b".in")), input).expect("input");
+        fs::write(dir.path().join(name(b".ans")), "0 0 0 0 1\n").expect("answer");
+    }
     let output = test_folder(dir.path()).output().expect("test runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let names: Vec<&str> = stdout
@@ -463,7 +472,9 @@ fn names_are_escaped_unique_and_a_polygon_file_beside_its_in_twin_keeps_its_whol
             "\\u{1b}[31mevil",
             "a\\\\nb",
             "a\\nb",
-            "6"
+            "b\\x{fe}",
+            "b\\x{ff}",
+            "8"
         ],
         "{stdout}"
     );

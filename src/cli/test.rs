@@ -268,7 +268,7 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
             Err(source) => {
                 let below = folder.strip_prefix(dir).unwrap_or(&folder);
                 tests.push(Test {
-                    name: shown_name(&format!("{}/", below.to_string_lossy())),
+                    name: shown_name(below) + "/",
                     unreadable: Some(format!("cannot read the folder {}: {source}", folder.display())),
                     input: folder,
                     answer: None,
@@ -307,7 +307,7 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
                 .find(|candidate| fs::symlink_metadata(candidate).is_ok());
             let below = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
             tests.push(Test {
-                name: shown_name(&below.to_string_lossy()),
+                name: shown_name(&below),
                 input: path,
                 answer,
                 unreadable: None,
@@ -325,7 +325,7 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
         for test in &mut tests {
             if seen.get(&test.name).is_some_and(|&count| count > 1) {
                 let below = test.input.strip_prefix(dir).unwrap_or(&test.input);
-                let whole = shown_name(&below.to_string_lossy());
+                let whole = shown_name(below);
                 renamed |= whole != test.name;
                 test.name = whole;
             }
@@ -350,18 +350,24 @@ fn not_a_file(path: &Path) -> Option<String> {
 }
 
 /// A test's name as lines show it: control characters escaped, so that a
-/// file's name cannot drive the terminal, and backslashes too, so that no
-/// two names look alike (`a\\nb` is a backslash, `a\nb` a line feed).
-fn shown_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
+/// file's name cannot drive the terminal, and backslashes and bytes that
+/// are not UTF-8 too (`\\x{ff}`), so that no two names look alike (`a\\nb`
+/// is a backslash, `a\nb` a line feed).
+fn shown_name(path: &Path) -> String {
+    let mut shown = String::new();
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+        for c in chunk.valid().chars() {
             if c.is_control() || c == '\\' {
-                c.escape_debug().to_string()
+                shown.extend(c.escape_debug());
             } else {
-                c.to_string()
+                shown.push(c);
             }
-        })
-        .collect()
+        }
+        for byte in chunk.invalid() {
+            shown.push_str(&format!("\\x{{{byte:02x}}}"));
+        }
+    }
+    shown
 }
 
 /// Names compared with their runs of digits as numbers: `2` before `10`,

@@ -245,26 +245,28 @@ impl fmt::Display for Difference {
                 holder.one()
             ),
             // A LeetCode line (or, read by arrays, the output) that ends
-            // after its results, all read as results, but not at its `]`.
-            // (With none expected, the line may have broken inside its
-            // `null`.)
+            // after its results, all read as results (or before any), but
+            // not at its `]`.
             Difference::MoreResults {
                 holder,
                 case,
                 expected,
                 first_extra,
                 ..
-            } if *expected > 0 && first_extra.trim_matches('"') == super::leetcode::LINE_ENDS => {
-                let results = plural(*expected, "result", "results");
+            } if first_extra.trim_matches('"') == super::leetcode::LINE_ENDS => {
+                let after = match expected {
+                    0 => String::new(),
+                    _ => format!("after its {} ", plural(*expected, "result", "results")),
+                };
                 match holder {
                     CaseHolder::Line => write!(
                         f,
-                        "case {case}: the line ends after its {results} without its closing `]`"
+                        "case {case}: the line ends {after}without its closing `]`"
                     ),
                     CaseHolder::Array => write!(
                         f,
-                        "case {case}: the output ends after the array's {results} without \
-                         its closing `]`"
+                        "case {case}: the output ends inside the array {after}without its \
+                         closing `]`"
                     ),
                 }
             }

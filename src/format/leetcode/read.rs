@@ -644,19 +644,24 @@ impl<R: Read> Reader<R> {
         }
         // Not the name as it stands: a string that is no JSON string (a raw
         // control character such as a line break, bytes that are not UTF-8,
-        // a bad escape) is invalid JSON, at its byte that breaks it.
-        let invalid = match text.iter().position(|&byte| byte < 0x20) {
-            Some(index) => Some((index, "control character (\\u0000-\\u001F) found while parsing a string".to_owned())),
-            None => match std::str::from_utf8(text) {
-                Err(error) => Some((error.valid_up_to(), "invalid unicode code point".to_owned())),
-                Ok(_) => match serde_json::from_slice::<String>(text) {
-                    Ok(name) => return Ok(name == expected),
-                    // One line: serde_json's column is the byte it stopped at.
-                    Err(error) => Some((error.column().saturating_sub(1), json_message(&error))),
-                },
-            },
+        // a bad escape) is invalid JSON, at its first byte that breaks it.
+        let refused = match serde_json::from_slice::<String>(text) {
+            Ok(name) => return Ok(name == expected),
+            // serde_json stops at the byte it refuses, but counts a line
+            // feed it refused as a line ended.
+            Err(error) if error.line() > 1 => (
+                text.iter().position(|&byte| byte == b'\n').unwrap_or_default(),
+                json_message(&error),
+            ),
+            Err(error) => (error.column().saturating_sub(1), json_message(&error)),
         };
-        let (index, message) = invalid.unwrap_or_default();
+        // It finds bytes that are not UTF-8 only once the string is whole.
+        let (index, message) = match std::str::from_utf8(text) {
+            Err(bad) if bad.valid_up_to() < refused.0 => {
+                (bad.valid_up_to(), "invalid unicode code point".to_owned())
+            }
+            _ => refused,
+        };
         Err(self.json_error_in(at + index as u64, number, &message))
     }
 
@@ -1191,6 +1196,11 @@ mod tests {
             ),
             (
                 "[\"TicTacToe\",\"mo\\x\"]\n[[3],[0,0,1]]",
+                "line 1, column 18: case 1, move 1: invalid JSON: invalid escape",
+            ),
+            // The first of two defects.
+            (
+                "[\"TicTacToe\",\"mo\\x\t\"]\n[[3],[0,0,1]]",
                 "line 1, column 18: case 1, move 1: invalid JSON: invalid escape",
             ),
             (

@@ -880,12 +880,11 @@ impl<R: Read> Validator<R> {
             // space after its last token is this part's to report.
             return self.take_problems_before(None, self.context());
         }
-        match self.reader.finish()? {
-            None => self.take_problems_before(None, self.context()),
-            Some((spot, text)) => {
-                self.take_problems_before(None, self.context())?;
-                self.violate(spot, Rule::TrailingData(text))
-            }
+        let trailing = self.reader.finish()?;
+        self.take_problems_before(None, self.context())?;
+        match trailing {
+            None => Ok(()),
+            Some((spot, text)) => self.violate(spot, Rule::TrailingData(text)),
         }
     }
 
@@ -922,8 +921,9 @@ impl<R: Read> Validator<R> {
             number += 1;
             self.r#move = Some(number);
             let row = self.field("the row of a move", Separator::Space)?;
-            let col = self.field("the column of a move", Separator::Space)?;
-            let player = self.field("the player of a move", Separator::LineEnd)?;
+            let col = self.held_field("the column of a move", Separator::Space)?;
+            let player = self.held_field("the player of a move", Separator::LineEnd)?;
+            self.token_line = player.spot.line;
             let (Some(r), Some(c), Some(p)) = (row.value, col.value, player.value) else {
                 referee.skipped(player.value);
                 continue;
@@ -932,14 +932,19 @@ impl<R: Read> Validator<R> {
                 // With no board there is nothing to check the move against.
                 continue;
             }
+            let mut breaches = Vec::new();
             referee.judge(game, (r, c, p), |field, rule| {
                 let spot = match field {
                     MoveField::Row => row.spot,
                     MoveField::Column => col.spot,
                     MoveField::Player => player.spot,
                 };
-                self.violate(spot, rule.into())
+                breaches.push((spot, Rule::from(rule)));
+                Ok::<(), Halt>(())
             })?;
+            if !breaches.is_empty() || !self.reader.problems.is_empty() {
+                self.report_move(breaches)?;
+            }
         }
         self.r#move = None;
         if let Some(board) = board {
@@ -1015,9 +1020,22 @@ impl<R: Read> Validator<R> {
     /// Reads a token and the space after it. The layout problems found
     /// before it are reported here; its own and those of the space after
     /// it wait for the next read, so that what the token completes (a
-    /// bound, a move) is reported first, in the order of the file.
+    /// bound) is reported first, in the order of the file.
     #[inline(always)]
     fn field(&mut self, expected: &'static str, separator: Separator) -> Result<Field, Halt> {
+        let field = self.held_field(expected, separator)?;
+        if !self.reader.problems.is_empty() {
+            self.take_problems_before(Some(field.spot), self.context())?;
+        }
+        self.token_line = field.spot.line;
+        self.token_context = self.context();
+        Ok(field)
+    }
+
+    /// Reads a token and the space after it, reporting none of the layout
+    /// problems found: a move's wait until the move is judged.
+    #[inline(always)]
+    fn held_field(&mut self, expected: &'static str, separator: Separator) -> Result<Field, Halt> {
         let earlier = self.reader.problems.len();
         let Some(field) = self.reader.field(separator)? else {
             let spot = self.reader.spot();
@@ -1028,12 +1046,20 @@ impl<R: Read> Validator<R> {
             self.violate(spot, Rule::EndsEarly(expected))?;
             return Err(Halt::Stop);
         };
-        if !self.reader.problems.is_empty() {
-            self.take_problems_before(Some(field.spot), self.context())?;
-        }
-        self.token_line = field.spot.line;
-        self.token_context = self.context();
         Ok(field)
+    }
+
+    /// Reports what the move on the last token's lines broke, its layout
+    /// problems and the `breaches` of the rules, in the order of the line.
+    #[cold]
+    fn report_move(&mut self, mut breaches: Vec<(Spot, Rule)>) -> Result<(), Halt> {
+        let own = self.reader.problems.iter().take_while(|(spot, _)| spot.line <= self.token_line).count();
+        breaches.extend(self.reader.problems.drain(..own).map(|(spot, layout)| (spot, layout.into())));
+        breaches.sort_by_key(|(spot, _)| (spot.line, spot.column));
+        for (spot, rule) in breaches {
+            self.violate(spot, rule)?;
+        }
+        Ok(())
     }
 
     fn check_range(
@@ -1115,6 +1141,41 @@ mod tests {
     }
 
     const VALID: &str = "1\n3\n7\n0 0 1\n0 2 2\n2 2 1\n1 1 2\n2 0 1\n1 0 2\n2 1 1\n";
+
+    /// Small games written with every kind of flaw the layout rules name,
+    /// moves off the board, onto taken cells, out of turn and after wins.
+    fn flawed_file() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let token = prop::sample::select(vec!["0", "1", "2", "3", "00", "+1", "-0", "x", "1"]);
+        let space = prop::sample::select(vec![" ", " ", " ", "\n", "  ", "\t", "\r\n", "\n\n", " \n", "\n "]);
+        prop::collection::vec((token, space), 1..60).prop_map(|pieces| {
+            let mut text = String::from("2\n3\n");
+            for (index, (token, space)) in pieces.into_iter().enumerate() {
+                // Q, then moves whose separators are mostly right.
+                if index == 0 {
+                    text.push_str("9\n");
+                }
+                text.push_str(token);
+                text.push_str(if index % 3 == 2 && space == " " { "\n" } else { space });
+            }
+            text
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::property_tests::config())]
+        /// Violations come in the order of the file: with a cap of one, the
+        /// first is the one a testlib FAIL line names.
+        #[test]
+        fn violations_come_in_the_order_of_the_file(text in flawed_file()) {
+            let limits = Limits { min_q: 0, ..Limits::default() };
+            let report = validate(text.as_bytes(), &limits, 1000).expect("in memory");
+            let places: Vec<_> = report.violations.iter().map(|found| (found.position.line, found.position.column)).collect();
+            let mut sorted = places.clone();
+            sorted.sort();
+            proptest::prop_assert_eq!(places, sorted, "{:?}", report.violations.iter().map(ToString::to_string).collect::<Vec<_>>());
+        }
+    }
 
     #[test]
     fn the_leetcode_example_is_valid_and_summarised() {
