@@ -279,11 +279,16 @@ impl<R: Read> StrictReader<R> {
         want: usize,
     ) -> (usize, u64) {
         let first_line = self.line;
-        // The LF before the next line: blocks start on one.
+        // The LF before the next line: blocks start on one. After a line
+        // that went on past its move (`0 0 1  2 2 1`), the next move starts
+        // inside that line, and its columns are not a line's.
         let Some(start) = self.chunks.pos.checked_sub(1) else {
             return (0, first_line);
         };
         let bytes = self.chunks.bytes();
+        if bytes[start] != b'\n' {
+            return (0, first_line);
+        }
         let (mut got, mut last_newline) = read_usual_lines::<C, true>(cpu, bytes, start, moves, want);
         // The block check sees no further than the block's last LF: the
         // line after the last one read must start with a token, buffered,
