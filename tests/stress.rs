@@ -372,3 +372,63 @@ fn a_save_that_fails_at_the_end_still_shows_the_failing_input() {
         "{json}"
     );
 }
+
+/// A failure only long inputs show shrinks slowly, a run of the solution a
+/// step: `--shrink-time` stops it, and the smallest failing input found so
+/// far is saved (it once shrank for as long as it took, past `--time`).
+#[test]
+fn a_shrink_out_of_time_saves_the_smallest_failing_input_found_so_far() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let solution = "python3 fixtures/solutions/wrong-past-4-kib.py";
+    tictactoe()
+        .args([
+            "stress", "-c", solution, "--seed", "1", "--limits", "relaxed",
+        ])
+        .args(["--cases", "20", "--min-n", "10", "--max-n", "20"])
+        .args(["--time-limit", "20", "--shrink-time", "1"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "(stopped by --shrink-time 1s: the smallest found so far)",
+        ));
+    let input = dir.path().join("failing.in");
+    assert!(fs::metadata(&input).expect("failing.in is saved").len() > 4096);
+    let answer = fs::read(dir.path().join("failing.ans")).expect("failing.ans is saved");
+    tictactoe().arg(&input).assert().success().stdout(answer);
+}
+
+/// The input found is on disk before it is said to be found, and so before
+/// the shrinking: a run stopped then (Ctrl-C, a CI job's timeout) keeps it.
+#[test]
+fn an_input_found_is_saved_before_it_is_shrunk() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut stress = std::process::Command::new(common::binary())
+        .args([
+            "stress",
+            "-c",
+            "python3 fixtures/solutions/wrong-past-4-kib.py",
+        ])
+        .args(["--seed", "1", "--limits", "relaxed", "--cases", "20"])
+        .args(["--min-n", "10", "--max-n", "20", "--shrink-time", "600"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("stress starts");
+    let mut first = String::new();
+    let stdout = stress.stdout.take().expect("piped");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a line");
+    stress.kill().expect("stress is stopped");
+    stress.wait().expect("stress ends");
+    assert!(first.contains(": WA: "), "{first}");
+    let input = dir.path().join("failing.in");
+    assert!(fs::metadata(&input).expect("failing.in is saved").len() > 4096);
+    let answer = fs::read(dir.path().join("failing.ans")).expect("failing.ans is saved");
+    tictactoe().arg(&input).assert().success().stdout(answer);
+}

@@ -58,6 +58,9 @@ pub(super) struct StressArgs {
     /// The most seconds to search.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     time: Option<Duration>,
+    /// The most seconds to shrink a failing input; then the smallest found so far is kept.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_seconds)]
+    shrink_time: Duration,
     #[command(flatten)]
     limits: LimitArgs,
     /// Where failing.in and failing.ans are written.
@@ -84,6 +87,8 @@ pub struct StressConfig {
     pub iterations: u64,
     /// The most time to search, if bounded.
     pub time: Option<Duration>,
+    /// The most time to shrink.
+    pub shrink_time: Duration,
     /// The limits each run of the solution has.
     pub limits: process::Limits,
     /// Where `failing.in` and `failing.ans` go.
@@ -125,6 +130,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         alternating: true,
         heaviest: process::Usage::default(),
         heartbeat: Heartbeat::new(),
+        shrink_until: None,
     };
     let seed = config.spec.seed();
     let started = Instant::now();
@@ -187,6 +193,10 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         out.flush().map_err(Error::Write)?;
         return Ok(0);
     };
+    // Saved before shrinking too, and before it is said: a run stopped while
+    // it shrinks (Ctrl-C, a CI timeout) keeps the input found. A failure
+    // here is met again, and reported, at the end.
+    let _ = save(config, &cases, &failure.expected);
     if !config.json {
         writeln!(
             out,
@@ -199,8 +209,10 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     }
     let first = failure.verdict.clone();
     let runs_before = trial.runs;
+    trial.shrink_until = Some(Instant::now() + config.shrink_time);
     let (cases, failure) = trial.shrink(cases, failure)?;
     let shrink_runs = trial.runs - runs_before;
+    let shrink_complete = !trial.out_of_shrink_time();
     let moves: usize = cases.iter().map(|case| case.moves.len()).sum();
     let sizes: Vec<u32> = cases.iter().map(|case| case.n).collect();
     let saved = save(config, &cases, &failure.expected);
@@ -217,6 +229,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
             "stream": iteration,
             "first_verdict": first.to_json(),
             "shrink_runs": shrink_runs,
+            "shrink_complete": shrink_complete,
             "cases": cases.len(),
             "moves": moves,
             "sizes": sizes,
@@ -239,11 +252,19 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
     writeln!(
         out,
-        "shrunk in {shrink_runs} runs to {} case{}, {moves} move{}, N = {}",
+        "shrunk in {shrink_runs} runs to {} case{}, {moves} move{}, N = {}{}",
         cases.len(),
         if cases.len() == 1 { "" } else { "s" },
         if moves == 1 { "" } else { "s" },
-        sizes.join(", ")
+        sizes.join(", "),
+        if shrink_complete {
+            String::new()
+        } else {
+            format!(
+                " (stopped by --shrink-time {}s: the smallest found so far)",
+                config.shrink_time.as_secs_f64()
+            )
+        }
     )
     .map_err(Error::Write)?;
     // A folder that fails at the end (a full disk) costs the file, not the
@@ -343,6 +364,8 @@ struct Trial<'a> {
     heaviest: process::Usage,
     /// Progress lines while shrinking, when no bar is drawn.
     heartbeat: Heartbeat,
+    /// When shrinking stops, once it has begun.
+    shrink_until: Option<Instant>,
 }
 
 impl Trial<'_> {
@@ -417,6 +440,11 @@ impl Trial<'_> {
         )
     }
 
+    /// Whether the time to shrink is over: every step then keeps what it has.
+    fn out_of_shrink_time(&self) -> bool {
+        self.shrink_until.is_some_and(|until| Instant::now() >= until)
+    }
+
     /// `cases` if the solution still fails on them the way it failed before.
     ///
     /// Candidates are first mended where that is cheap: when players must
@@ -440,7 +468,7 @@ impl Trial<'_> {
         }
         // The user's bounds and the statement's (unless relaxed) hold for
         // every step: an input the solution never has to handle proves nothing.
-        if !self.config.spec.admits(cases) {
+        if !self.config.spec.admits(cases) || self.out_of_shrink_time() {
             return Ok(None);
         }
         let runs = self.runs;
@@ -451,13 +479,17 @@ impl Trial<'_> {
             .filter(|failure| failure.verdict.kind == like.verdict.kind))
     }
 
-    /// Cuts a failing input down, greedily, to a fixed point.
+    /// Cuts a failing input down, greedily, to a fixed point, or as far as
+    /// the time to shrink allows.
     fn shrink(
         &mut self,
         mut cases: Vec<Case>,
         mut failure: Failure,
     ) -> Result<(Vec<Case>, Failure), Error> {
         loop {
+            if self.out_of_shrink_time() {
+                return Ok((cases, failure));
+            }
             let mut changed = false;
             // Fewest cases: the failing case alone first, then any single case,
             // then dropping cases one at a time.
@@ -475,7 +507,7 @@ impl Trial<'_> {
                     }
                 }
                 let mut i = cases.len();
-                while i > 0 && cases.len() > 1 {
+                while i > 0 && cases.len() > 1 && !self.out_of_shrink_time() {
                     i -= 1;
                     let mut fewer = cases.clone();
                     fewer.remove(i);
@@ -502,7 +534,7 @@ impl Trial<'_> {
                 let mut chunk = (cases[c].moves.len() / 2).max(1);
                 loop {
                     let mut start = 0;
-                    while start < cases[c].moves.len() {
+                    while start < cases[c].moves.len() && !self.out_of_shrink_time() {
                         let mut fewer = cases.clone();
                         let end = (start + chunk).min(fewer[c].moves.len());
                         fewer[c].moves.drain(start..end);
@@ -512,7 +544,7 @@ impl Trial<'_> {
                             start += chunk;
                         }
                     }
-                    if chunk == 1 {
+                    if chunk == 1 || self.out_of_shrink_time() {
                         break;
                     }
                     chunk /= 2;
@@ -871,6 +903,7 @@ impl StressArgs {
                 None => 1000,
             }),
             time: self.time,
+            shrink_time: self.shrink_time,
             limits: self.limits.into_limits(),
             save_dir: self.save_dir,
             format: self.format.into(),
