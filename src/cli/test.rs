@@ -351,7 +351,7 @@ fn not_a_file(path: &Path) -> Option<String> {
 
 /// A test's name as lines show it: control characters escaped, so that a
 /// file's name cannot drive the terminal, and backslashes and bytes that
-/// are not UTF-8 too (`\\x{ff}`), so that no two names look alike (`a\\nb`
+/// are not UTF-8 too (`\x{ff}`), so that no two names look alike (`a\\nb`
 /// is a backslash, `a\nb` a line feed).
 fn shown_name(path: &Path) -> String {
     let mut shown = String::new();
