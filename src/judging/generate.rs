@@ -229,8 +229,17 @@ impl Spec {
             outcome => self.feasible_sizes(outcome).is_some(),
         };
         if !possible {
+            // The move cap is to blame only if lifting it would help.
+            let uncapped = Spec {
+                max_moves: Some(u64::MAX),
+                ..self.clone()
+            };
+            let within = match uncapped.feasible_sizes(self.outcome) {
+                Some(_) => format!(" within {} moves", self.move_cap()),
+                None => ", however many moves it has".to_owned(),
+            };
             return bad(format!(
-                "no board size in {}..={} allows {} game within {} moves",
+                "no board size in {}..={} allows {} game{within}",
                 sizes.start(),
                 sizes.end(),
                 match self.outcome {
@@ -238,7 +247,6 @@ impl Spec {
                     OutcomeMix::Draw => "a drawn",
                     _ => "an unfinished",
                 },
-                self.move_cap()
             ));
         }
         Ok(())
