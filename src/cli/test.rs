@@ -410,13 +410,7 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
             .chain(&test.answer)
             .find_map(|path| not_a_file(path))
     });
-    if let Some(why) = unjudgeable {
-        return process::Judged {
-            verdict: Verdict::new(VerdictKind::JudgeFailure, why),
-            usage: process::Usage::default(),
-        };
-    }
-    let expected = match expected_answer(test, config) {
+    let expected = match unjudgeable.map_or_else(|| expected_answer(test, config), Err) {
         Ok(expected) => expected,
         Err(why) => {
             return process::Judged {
