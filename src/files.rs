@@ -692,7 +692,7 @@ fn identity_of_input(input: &InputSource) -> Option<(u64, u64)> {
 /// it: the same device and inode on Unix, the same volume and file index
 /// on Windows.
 #[cfg(unix)]
-fn same_file(input: &InputSource, path: &Path) -> bool {
+pub fn same_file(input: &InputSource, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let Ok(output) = std::fs::metadata(path) else {
         // Nothing there yet: it cannot be an input.
@@ -709,7 +709,7 @@ fn same_file(input: &InputSource, path: &Path) -> bool {
 /// it: the same device and inode on Unix, the same volume and file index
 /// on Windows (where metadata has no file index: both are opened).
 #[cfg(windows)]
-fn same_file(input: &InputSource, path: &Path) -> bool {
+pub fn same_file(input: &InputSource, path: &Path) -> bool {
     // Nothing there yet (or no file's identity): it cannot be an input.
     identity_of(path).is_some_and(|output| identity_of_input(input) == Some(output))
 }

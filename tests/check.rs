@@ -185,6 +185,63 @@ fn testlib_writes_the_message_alone_to_the_result_file_when_given_one() {
 }
 
 #[test]
+fn a_result_file_that_is_one_of_the_files_read_fails_and_is_left_as_it_was() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let input = dir.path().join("in.txt");
+    let output = dir.path().join("out.txt");
+    let answer = dir.path().join("ans.txt");
+    let linked = dir.path().join("linked.txt");
+    fs::copy(INPUT, &input).expect("temporary file");
+    fs::write(&output, RIGHT).expect("temporary file");
+    fs::write(&answer, RIGHT).expect("temporary file");
+    fs::hard_link(&answer, &linked).expect("hard link");
+    let before = |path: &Path| fs::read(path).expect("file kept");
+    let kept = [&input, &output, &answer].map(|path| before(path));
+    for (result, role) in [
+        (&input, "input"),
+        (&output, "output"),
+        (&answer, "answer"),
+        (&linked, "answer"),
+    ] {
+        tictactoe()
+            .args(["check", "--protocol", "testlib"])
+            .args([&input, &output, &answer, result])
+            .arg("-appes")
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(format!(
+                "is the {role}: writing it would destroy it"
+            )));
+    }
+    // A stray argument shifts the files: ANS lands where RESULT goes.
+    tictactoe()
+        .args(["check", "--protocol", "testlib", "-x"])
+        .args([&input, &answer, &answer])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("the result file"));
+    assert_eq!([&input, &output, &answer].map(|path| before(path)), kept);
+}
+
+#[test]
+fn a_kattis_feedback_folder_whose_message_file_is_the_answer_is_refused() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let answer = dir.path().join("judgemessage.txt");
+    fs::write(&answer, RIGHT).expect("temporary file");
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT])
+        .arg(&answer)
+        .arg(dir.path())
+        .write_stdin(RIGHT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "is the answer: writing it would destroy it",
+        ));
+    assert_eq!(fs::read_to_string(&answer).expect("answer kept"), RIGHT);
+}
+
+#[test]
 fn testlib_writes_its_xml_result_with_appes_and_takes_testset_and_group() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let output = dir.path().join("out.txt");

@@ -286,6 +286,30 @@ impl CheckArgs {
                 config.files.expected = next();
             }
         }
+        // What the check writes must not be what it reads: testlib would
+        // overwrite its answer file with the message, and one argument too
+        // many or too few (`-x` taken for a file) shifts ANS into RESULT.
+        let written = match (&config.report, &config.feedback_dir) {
+            (Some(report), _) => Some(report.clone()),
+            (None, Some(directory)) => Some(directory.join("judgemessage.txt")),
+            (None, None) => None,
+        };
+        if let Some(written) = written
+            && let Some(role) = config.files.read_by_name(&written)
+        {
+            let what = match config.protocol {
+                Protocol::Testlib => "result file",
+                _ => "feedback file",
+            };
+            let message = format!(
+                "the {what} {} is the {role}: writing it would destroy it",
+                written.display()
+            );
+            if config.protocol == Protocol::Testlib {
+                return Ok(CheckConfig::failing(Protocol::Testlib, message));
+            }
+            return Err(usage_error(&message));
+        }
         Ok(config)
     }
 }

@@ -13,7 +13,7 @@ use crate::pipeline::pipe::pipe;
 use crate::pipeline::solve_any;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a check compares: the output, with the expected answer, the input
 /// it answers, or both.
@@ -37,6 +37,26 @@ pub struct CheckFiles {
     /// How tokens are read: whether LeetCode's `null` must be written in
     /// lower case, and which bytes separate them.
     pub reading: Reading,
+}
+
+impl CheckFiles {
+    /// Which of the files read is the file at `path`, by any name or link:
+    /// "input", "answer" or "output".
+    pub fn read_by_name(&self, path: &Path) -> Option<&'static str> {
+        let named = |file: &Option<PathBuf>| {
+            file.clone()
+                .is_some_and(|file| files::same_file(&InputSource::Path(file), path))
+        };
+        if named(&self.input) {
+            Some("input")
+        } else if named(&self.expected) {
+            Some("answer")
+        } else if files::same_file(&self.output, path) {
+            Some("output")
+        } else {
+            None
+        }
+    }
 }
 
 /// The input and the expected answer as files that can be read again:
