@@ -43,12 +43,13 @@ pub(super) struct GenArgs {
         ],
     )]
     all_games: Option<u32>,
-    /// Write K tests to --out-dir instead of one file to standard output.
+    /// Write K tests to --out-dir instead of one file to standard output
+    /// (at most 100000: a folder is checked whole before a file is written).
     #[arg(
         long,
         value_name = "K",
         requires = "out_dir",
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_TESTS)
     )]
     count: Option<u64>,
     /// Write DIR/01.in ... with matching .ans files computed by the solver.
@@ -103,6 +104,10 @@ pub struct GenConfig {
     /// The format the inputs are written in.
     pub format: Format,
 }
+
+/// The most tests `--count` writes to a folder: every test's name and state
+/// is known before anything is written, and no judge holds more.
+const MAX_TESTS: u64 = 100_000;
 
 /// Writes what the config asks for. A folder's tests are `01.in`, `02.in`
 /// ... (wider numbers past 99), each with the solver's `.ans`.
