@@ -714,6 +714,49 @@ pub fn same_file(input: &InputSource, path: &Path) -> bool {
     identity_of(path).is_some_and(|output| identity_of_input(input) == Some(output))
 }
 
+/// Termination signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) held back from
+/// this thread while it replaces a folder. A file is written anonymous and
+/// named only when complete, but a folder has no anonymous form: one
+/// interrupted midway would be left behind, hidden, beside its target. A
+/// signal that came meanwhile is delivered when the guard drops, after the
+/// work and its clean-up, and ends the process as it would have.
+pub struct SignalsHeld {
+    /// The mask to restore; `None` where it could not be changed.
+    #[cfg(unix)]
+    previous: Option<nix::sys::signal::SigSet>,
+}
+
+impl SignalsHeld {
+    /// Holds the termination signals back until the guard drops. Call it
+    /// with no other thread running: a signal sent to the process goes to
+    /// any thread that does not hold it back.
+    pub fn hold() -> SignalsHeld {
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::{SigSet, SigmaskHow, Signal};
+            let mut held = SigSet::empty();
+            for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP, Signal::SIGQUIT] {
+                held.add(signal);
+            }
+            // Unheld, a signal interrupts as before: nothing worse.
+            SignalsHeld {
+                previous: held.thread_swap_mask(SigmaskHow::SIG_BLOCK).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        SignalsHeld {}
+    }
+}
+
+impl Drop for SignalsHeld {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(previous) = self.previous.take() {
+            let _ = previous.thread_set_mask();
+        }
+    }
+}
+
 /// Whether something is at `path`: a file, a folder, or a device that has
 /// no metadata but opens (Windows' `NUL`), which `Path::exists` misses.
 pub fn exists(path: &Path) -> bool {

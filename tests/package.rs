@@ -390,6 +390,41 @@ fn a_folder_named_with_a_trailing_dot_is_written_and_a_failure_leaves_nothing_be
     );
 }
 
+/// A package interrupted while it was being written once left its hidden
+/// temporary folder (with a copy of the binary) beside the target, in about
+/// a quarter of the runs.
+#[test]
+fn an_interrupted_package_leaves_the_old_one_or_the_new_one_and_nothing_beside_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let problem = dir.path().join("tictactoe");
+    package(&["--judge", "kattis"], &problem);
+    for attempt in 0..40u64 {
+        let mut run = Command::new(common::binary())
+            .args(["package", "--force", "--judge", "kattis"])
+            .arg(&problem)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        // From before the folder is made until after it is renamed.
+        std::thread::sleep(std::time::Duration::from_millis(attempt % 20 * 5));
+        // SIGTERM, as Ctrl-C's SIGINT may come ignored from a background shell.
+        let pid = i32::try_from(run.id()).expect("a process id");
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .expect("signal sent");
+        run.wait().expect("ended");
+        assert_eq!(
+            left_in(dir.path(), "tictactoe"),
+            Vec::<String>::new(),
+            "attempt {attempt}"
+        );
+        assert!(problem.join("problem.yaml").is_file(), "attempt {attempt}");
+    }
+}
+
 #[test]
 fn the_same_command_makes_the_same_bytes_and_a_full_folder_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -222,6 +222,9 @@ fn check_folder(target: &Path) -> Result<(), Error> {
 /// `target`'s place: the old folder moves aside first and goes only once the
 /// new one is in, so a failure leaves what was there.
 fn write_folder(target: &Path, files: &[PackageFile]) -> Result<(), Error> {
+    // Declared first, dropped last: an interruption waits until the
+    // temporary folders are renamed or removed.
+    let _held = crate::files::SignalsHeld::hold();
     let create = |path: &Path| {
         let path = path.to_path_buf();
         move |source| Error::CreateOutput { path, source }
