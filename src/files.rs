@@ -757,6 +757,33 @@ impl Drop for SignalsHeld {
     }
 }
 
+/// Opens `path` for reading if it is a regular file, as the open handle
+/// says, and `None` if it is anything else (a folder, a FIFO, a device).
+/// A FIFO is opened without waiting for a writer, and what is checked is
+/// what was opened: a file swapped for a FIFO or `/dev/zero` after a look
+/// at its name can neither block the open nor feed an endless read.
+pub fn open_regular_file(path: &Path) -> io::Result<Option<File>> {
+    #[cfg(unix)]
+    let file = {
+        use nix::fcntl::{FcntlArg, OFlag, fcntl};
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(OFlag::O_NONBLOCK.bits())
+            .open(path)?;
+        if !file.metadata()?.is_file() {
+            return Ok(None);
+        }
+        // Readers of the handle (a solution given it as standard input)
+        // get an ordinary one.
+        fcntl(&file, FcntlArg::F_SETFL(OFlag::empty())).map_err(io::Error::from)?;
+        file
+    };
+    #[cfg(not(unix))]
+    let file = File::open(path)?;
+    Ok(file.metadata()?.is_file().then_some(file))
+}
+
 /// Whether something is at `path`: a file, a folder, or a device that has
 /// no metadata but opens (Windows' `NUL`), which `Path::exists` misses.
 pub fn exists(path: &Path) -> bool {
@@ -1008,6 +1035,25 @@ impl<W: Write> Write for Unheard<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A FIFO no one writes once made `test` wait forever on its open.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_opened_as_one_and_a_fifo_does_not_wait() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("fifo");
+        assert!(open_regular_file(&fifo).expect("opens").is_none());
+        assert!(open_regular_file(dir.path()).expect("opens").is_none());
+        assert!(open_regular_file(Path::new("/dev/zero")).expect("opens").is_none());
+        let file = dir.path().join("file");
+        std::fs::write(&file, "1\n").expect("file");
+        let mut text = String::new();
+        let mut opened = open_regular_file(&file).expect("opens").expect("a regular file");
+        opened.read_to_string(&mut text).expect("read");
+        assert_eq!(text, "1\n");
+        assert!(open_regular_file(&dir.path().join("missing")).is_err());
+    }
 
     #[test]
     fn held_output_keeps_at_most_its_memory_and_the_rest_in_a_file() {

@@ -531,7 +531,7 @@ fn a_test_file_that_is_a_broken_link_fails_that_test_instead_of_vanishing() {
         .code(3)
         .stdout(
             predicate::str::is_match(
-                r"(?m)^01 AC .*\n02 FAIL .*cannot read .*02\.ans: .*\n03 AC .*\n04 AC .*\n05 FAIL .*: cannot open .*05\.in: [^\n]*\n3 passed, 2 failed \(2 FAIL: the judge's own failure\)\n\z",
+                r"(?m)^01 AC .*\n02 FAIL .*cannot open .*02\.ans: .*\n03 AC .*\n04 AC .*\n05 FAIL .*: cannot open .*05\.in: [^\n]*\n3 passed, 2 failed \(2 FAIL: the judge's own failure\)\n\z",
             )
             .expect("regex"),
         );

@@ -396,7 +396,7 @@ impl Trial<'_> {
         let (verdict, found) =
             match process::run(
                 &self.config.command,
-                process::Input::File(&self.input),
+                &self.input,
                 self.config.limits,
                 process::output_cap(&expected),
             ) {

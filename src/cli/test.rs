@@ -10,7 +10,7 @@ use crate::pipeline::run_stream_as;
 use clap::Args;
 use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::{BufReader, Write};
+use std::io::{self, BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -338,14 +338,15 @@ fn discover(dir: &Path) -> Result<Vec<Test>, Error> {
     Ok(tests)
 }
 
-/// Why a file cannot be a test's input or answer: it is not a regular file
-/// (a folder, a FIFO no one writes, a device such as `/dev/zero`).
-fn not_a_file(path: &Path) -> Option<String> {
-    match fs::metadata(path) {
-        Ok(metadata) if !metadata.is_file() => {
-            Some(format!("{} is not a regular file", path.display()))
-        }
-        _ => None,
+/// A test's input or answer, opened if it is a regular file. Anything else
+/// (a folder, a FIFO no one writes, a device such as `/dev/zero`) cannot
+/// be judged with; it is decided on the open file, so that a solution that
+/// swaps one in for a later test cannot make the runner wait forever.
+fn open_test_file(path: &Path) -> Result<File, String> {
+    match crate::files::open_regular_file(path) {
+        Ok(Some(file)) => Ok(file),
+        Ok(None) => Err(format!("{} is not a regular file", path.display())),
+        Err(error) => Err(format!("cannot open {}: {error}", path.display())),
     }
 }
 
@@ -405,13 +406,8 @@ fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::Judged {
-    let unjudgeable = test.unreadable.clone().or_else(|| {
-        std::iter::once(&test.input)
-            .chain(&test.answer)
-            .find_map(|path| not_a_file(path))
-    });
-    let expected = match unjudgeable.map_or_else(|| expected_answer(test, config), Err) {
-        Ok(expected) => expected,
+    let (input, expected) = match files_of(test, config) {
+        Ok(files) => files,
         Err(why) => {
             return process::Judged {
                 verdict: Verdict::new(VerdictKind::JudgeFailure, why),
@@ -419,7 +415,7 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
             };
         }
     };
-    let mut judged = process::judge(command, &test.input, &expected, config.limits);
+    let mut judged = process::judge(command, &input, &expected, config.limits);
     let about_results = matches!(
         judged.verdict.kind,
         VerdictKind::WrongAnswer | VerdictKind::PresentationError
@@ -428,7 +424,7 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
         // The answer file is the truth (an official answer, another
         // policy's), but a failure against one the solver disagrees with
         // says so: it may be the answer that is wrong.
-        let doubt = match solved_answer(test, config) {
+        let doubt = match solved_answer(&input, test, config) {
             Err(why) => Some(why.to_string()),
             Ok(solved) => match compare(&solved[..], &expected[..], Mode::Lines) {
                 Ok(Comparison::Differs(difference)) => Some(format!(
@@ -452,15 +448,27 @@ fn judge_test(test: &Test, command: &[String], config: &TestConfig) -> process::
     judged
 }
 
-/// The answer file's bytes, or the built-in solver's answer when there is none.
-fn expected_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, String> {
-    if let Some(answer) = &test.answer {
-        return fs::read(answer).map_err(|e| format!("cannot read {}: {e}", answer.display()));
+/// The test's input, opened, and the expected answer's bytes: the answer
+/// file's, or the built-in solver's answer when there is none.
+fn files_of(test: &Test, config: &TestConfig) -> Result<(File, Vec<u8>), String> {
+    if let Some(why) = &test.unreadable {
+        return Err(why.clone());
     }
-    solved_answer(test, config).map_err(|why| match why {
-        Unsolved::Unreadable(_) => why.to_string(),
-        Unsolved::Rejected(_) => format!("no answer file, and {why}"),
-    })
+    let input = open_test_file(&test.input)?;
+    let expected = match &test.answer {
+        Some(answer) => {
+            let mut bytes = Vec::new();
+            open_test_file(answer)?
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read {}: {e}", answer.display()))?;
+            bytes
+        }
+        None => solved_answer(&input, test, config).map_err(|why| match why {
+            Unsolved::Unreadable(_) => why.to_string(),
+            Unsolved::Rejected(_) => format!("no answer file, and {why}"),
+        })?,
+    };
+    Ok((input, expected))
 }
 
 /// Why the built-in solver has no answer to a test's input.
@@ -481,10 +489,11 @@ impl std::fmt::Display for Unsolved {
 }
 
 /// The built-in solver's answer to the test's input, under the policy.
-fn solved_answer(test: &Test, config: &TestConfig) -> Result<Vec<u8>, Unsolved> {
-    let input = File::open(&test.input).map_err(|e| {
-        Unsolved::Unreadable(format!("cannot open {}: {e}", test.input.display()))
-    })?;
+fn solved_answer(input: &File, test: &Test, config: &TestConfig) -> Result<Vec<u8>, Unsolved> {
+    let unreadable =
+        |e: io::Error| Unsolved::Unreadable(format!("cannot read {}: {e}", test.input.display()));
+    let mut input = input.try_clone().map_err(unreadable)?;
+    input.rewind().map_err(unreadable)?;
     let mut answer = Vec::new();
     run_stream_as(
         BufReader::new(input),

@@ -258,40 +258,21 @@ fn end_orphans() {
 /// Runs `command`: on this system, no supervisor can hold a solution's
 /// process tree, so it is refused (see [`startable`]).
 #[cfg(not(unix))]
-pub fn run(command: &[String], input: Input, limits: Limits, output_cap: usize) -> io::Result<Run> {
+pub fn run(command: &[String], input: &File, limits: Limits, output_cap: usize) -> io::Result<Run> {
     let _ = (command, input, limits, output_cap);
     Err(io::Error::new(io::ErrorKind::Unsupported, UNIX_ONLY))
 }
 
-/// What a run reads on its standard input.
-#[derive(Clone, Copy, Debug)]
-// Read only by the Unix runner; elsewhere runs are refused.
-#[cfg_attr(not(unix), allow(dead_code))]
-pub enum Input<'a> {
-    /// A file by its path: a test's input.
-    Path(&'a Path),
-    /// An open file, read from its start: a scratch file with no name,
-    /// which nothing can leave behind (`stress`, stopped by Ctrl-C, once
-    /// left its folder).
-    File(&'a File),
-}
-
+/// A handle on `input` at its start, for one run's standard input. The
+/// input is an open file: a test's input, opened once and checked to be a
+/// regular file, or a scratch file with no name, which nothing can leave
+/// behind (`stress`, stopped by Ctrl-C, once left its folder).
 #[cfg(unix)]
-impl Input<'_> {
-    /// A handle on the input at its start, for one run.
-    fn open(self) -> io::Result<File> {
-        match self {
-            Input::Path(path) => File::open(path).map_err(|error| {
-                io::Error::new(error.kind(), format!("cannot read {}: {error}", path.display()))
-            }),
-            Input::File(file) => {
-                use std::io::Seek;
-                let mut handle = file.try_clone()?;
-                handle.rewind()?;
-                Ok(handle)
-            }
-        }
-    }
+fn rewound(input: &File) -> io::Result<File> {
+    use std::io::Seek;
+    let mut handle = input.try_clone()?;
+    handle.rewind()?;
+    Ok(handle)
 }
 
 #[cfg(unix)]
@@ -302,7 +283,7 @@ impl Input<'_> {
 /// temporary file, no process or thread to be had. The last, a process
 /// limit that another run's solution holds (a fork bomb on a parallel job),
 /// is waited out as long as that run can last, and tried again.
-pub fn run(command: &[String], input: Input, limits: Limits, output_cap: usize) -> io::Result<Run> {
+pub fn run(command: &[String], input: &File, limits: Limits, output_cap: usize) -> io::Result<Run> {
     let patience = Instant::now() + limits.time + GRACE + GRACE;
     let mut pause = Duration::from_millis(5);
     let mut starved = false;
@@ -337,11 +318,11 @@ static STARVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 
 #[cfg(unix)]
 /// One try of [`run`].
-fn run_once(command: &[String], input: Input, limits: Limits, output_cap: usize) -> io::Result<Run> {
+fn run_once(command: &[String], input: &File, limits: Limits, output_cap: usize) -> io::Result<Run> {
     if command.is_empty() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
     }
-    let stdin = input.open()?;
+    let stdin = rewound(input)?;
     become_reaper();
     let exe = std::env::current_exe()?;
     // Read back through this handle: the supervisor unlinks the path.
@@ -557,8 +538,8 @@ pub struct Judged {
 }
 
 /// Runs `command` on `input` and judges its output against `expected`.
-pub fn judge(command: &[String], input: &Path, expected: &[u8], limits: Limits) -> Judged {
-    match run(command, Input::Path(input), limits, output_cap(expected)) {
+pub fn judge(command: &[String], input: &File, expected: &[u8], limits: Limits) -> Judged {
+    match run(command, input, limits, output_cap(expected)) {
         Ok(run) => Judged {
             verdict: verdict_of(&run, expected),
             usage: run.usage,
