@@ -241,6 +241,59 @@ fn a_kattis_feedback_folder_whose_message_file_is_the_answer_is_refused() {
     assert_eq!(fs::read_to_string(&answer).expect("answer kept"), RIGHT);
 }
 
+/// BAPCtools and problemtools check each answer file by giving it to the
+/// output validator as the output: a wrong answer must be rejected (43;
+/// it once was a judge failure, 3), and under BAPCtools' strict words a
+/// right one laid out otherwise than the solver writes it too.
+#[test]
+fn an_answer_file_given_as_the_output_is_itself_judged_by_the_input() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let judge = |answer: &str, strict: bool| {
+        let path = dir.path().join("answer.txt");
+        fs::write(&path, answer).expect("temporary file");
+        // Opened as the judges open it; assert_cmd would pipe its bytes.
+        let mut check = std::process::Command::new(common::binary());
+        check
+            .args(["check", "--protocol", "kattis", "--compare", "lines", INPUT])
+            .arg(&path)
+            .arg(dir.path())
+            .stdin(fs::File::open(&path).expect("answer as standard input"));
+        if strict {
+            check.args(["case_sensitive", "space_change_sensitive"]);
+        }
+        let code = check.output().expect("binary runs").status.code();
+        let message = fs::read_to_string(dir.path().join("judgemessage.txt")).expect("message");
+        (code, message)
+    };
+    assert_eq!(judge(RIGHT, true).0, Some(42));
+    assert_eq!(judge("0 0 0 0 0 0 1\r\n", false).0, Some(42));
+    let (code, message) = judge("0 0 0 0 0 0 1\r\n", true);
+    assert_eq!(code, Some(43));
+    assert!(
+        message.contains("expected a line feed, found a carriage return"),
+        "{message}"
+    );
+    let (code, message) = judge(WRONG, true);
+    assert_eq!(code, Some(43));
+    assert!(
+        message.contains(
+            "answer.txt is not the answer to the input: case 1, move 7: expected 1, found 0"
+        ),
+        "{message}"
+    );
+    // Read from a pipe, the same bytes are a solution's output: the answer
+    // file is the judge's, and one that disagrees with the input fails.
+    let path = dir.path().join("answer.txt");
+    fs::write(&path, WRONG).expect("temporary file");
+    tictactoe()
+        .args(["check", "--protocol", "kattis", INPUT])
+        .arg(&path)
+        .arg(dir.path())
+        .write_stdin(WRONG)
+        .assert()
+        .code(3);
+}
+
 #[test]
 fn testlib_writes_its_xml_result_with_appes_and_takes_testset_and_group() {
     let dir = tempfile::tempdir().expect("temporary directory");

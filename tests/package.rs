@@ -115,6 +115,21 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
             .join("tictactoe/output_validator/tictactoe")
             .exists()
     );
+    // Answers bt's strict check must reject (43): a wrong result, and a
+    // right one with CRLF line ends. They once failed `bt validate` with
+    // the validator's 3 ("crashed") and the CRLF answer passed.
+    let data = contest.join("tictactoe/data");
+    let invalid = data.join("invalid_answer");
+    fs::create_dir(&invalid).expect("folder");
+    let answer = fs::read_to_string(data.join("sample/2.ans")).expect("sample answer");
+    for (name, bad) in [
+        ("wrong-result", answer.replacen(" 2\n", " 1\n", 1)),
+        ("crlf", answer.replace('\n', "\r\n")),
+    ] {
+        assert_ne!(bad, answer);
+        fs::copy(data.join("sample/2.in"), invalid.join(format!("{name}.in"))).expect("input");
+        fs::write(invalid.join(format!("{name}.ans")), bad).expect("answer");
+    }
     let report = common::bt_validated_and_run(&contest);
     assert!(report.contains("using timelimit: 3.0s"), "{report}");
     for line in [

@@ -257,6 +257,7 @@ impl CheckArgs {
             report: None,
             appes,
             refusal: None,
+            validating_answer: None,
             json: self.json,
         };
         match self.protocol {
@@ -278,6 +279,20 @@ impl CheckArgs {
                 config.files.input = next();
                 config.files.expected = next();
                 config.feedback_dir = next();
+                // The answer file as the output (BAPCtools' and problemtools'
+                // check of the answers, `data/invalid_answer`): it is the
+                // answer that is judged, by the input, and a wrong one is
+                // rejected (43), not a failure of the judge's data. Held
+                // to the solver's exact bytes when the judge asks to be
+                // strict, as BAPCtools does for answers.
+                if let Some(answer) = config.files.expected.take_if(|answer| {
+                    crate::files::same_file(&InputSource::Stdin, answer)
+                }) {
+                    config.validating_answer = Some(answer);
+                    if space_change_sensitive {
+                        config.files.mode = Mode::Exact;
+                    }
+                }
             }
             ProtocolArg::Oj => {
                 config.protocol = Protocol::Oj;
@@ -328,6 +343,9 @@ pub struct CheckConfig {
     pub report: Option<PathBuf>,
     /// testlib's `-appes`: the result file holds testlib's XML.
     pub appes: bool,
+    /// The answer file, when it is also the output: the answer itself is
+    /// judged, by the input.
+    pub validating_answer: Option<PathBuf>,
     /// A command line the protocol refuses with its own failure status
     /// (testlib's FAIL, 3), not with a usage error's 2.
     pub refusal: Option<String>,
@@ -357,6 +375,7 @@ impl CheckConfig {
             report: None,
             appes: false,
             refusal: Some(message),
+            validating_answer: None,
             json: false,
         }
     }
@@ -374,7 +393,19 @@ pub fn run(config: &CheckConfig, stdout: impl Write, stderr: impl Write) -> Resu
             let message = format!("Output file not found: \"{}\"", output.display());
             Ok(Verdict::new(VerdictKind::PresentationError, message))
         }
-        (None, _) => judge(&config.files),
+        (None, _) => judge(&config.files).map(|mut verdict| {
+            if let Some(answer) = &config.validating_answer
+                && verdict.kind != VerdictKind::Accepted
+                && verdict.kind != VerdictKind::JudgeFailure
+            {
+                verdict.message = format!(
+                    "the answer file {} is not the answer to the input: {}",
+                    answer.display(),
+                    verdict.message
+                );
+            }
+            verdict
+        }),
     };
     let verdict = match judged {
         Ok(verdict) => verdict,
