@@ -665,6 +665,30 @@ fn an_option_after_the_files_is_refused_not_taken_for_a_judge_flag() {
         ));
 }
 
+/// An unknown option is taken for a file by the parser (the files take
+/// anything); it was once told to "come before the files" where it was,
+/// and its status hung on whether `--protocol testlib` came before it.
+#[test]
+fn an_unknown_option_is_named_as_one_and_testlib_fails_on_it_wherever_it_is() {
+    tictactoe()
+        .args(["check", "--thread", "1", ANSWER, ANSWER])
+        .assert()
+        .code(2)
+        .stderr("error: --thread is no option of check; did you mean --threads? (tictactoe check --help)\n");
+    for words in [
+        ["--bogus", "--protocol", "testlib"],
+        ["--protocol", "testlib", "--bogus"],
+    ] {
+        tictactoe()
+            .arg("check")
+            .args(words)
+            .args([INPUT, ANSWER, ANSWER])
+            .assert()
+            .code(3)
+            .stderr("FAIL --bogus is no option of check (tictactoe check --help)\n");
+    }
+}
+
 #[test]
 fn kattis_under_space_change_sensitive_holds_the_output_to_the_answers_bytes() {
     let feedback = tempfile::tempdir().expect("temporary directory");

@@ -51,7 +51,10 @@ Exit status:
            but 42 and 43 is a judge error)
   oj       0 accepted, 1 not, 3 judge failure
   2 usage error, but for testlib, whose checkers fail (3) on a command line
-  they refuse";
+  they refuse; an input that cannot be solved (missing, unreadable,
+  malformed) is a judge failure (3); but for testlib (FAIL, 3), an answer
+  or output that cannot be opened 66, a memory limit too small for the
+  board 71, a read or write error 74";
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {
@@ -164,9 +167,32 @@ impl CheckArgs {
                      tictactoe's must come before the files (in the validator's run script)"
                 )
             } else {
-                format!("{option} must come before the files")
+                let known = <CheckArgs as Args>::augment_args(clap::Command::new("check"));
+                let name = option.split_once('=').map_or(option, |(name, _)| name);
+                let mut longs = known.get_arguments().filter_map(clap::Arg::get_long);
+                if longs.any(|long| name == format!("--{long}")) {
+                    format!("{option} must come before the files")
+                } else {
+                    // Taken for a file by clap, since the files take
+                    // anything: say what it is, not where it goes.
+                    let close = known
+                        .get_arguments()
+                        .filter_map(clap::Arg::get_long)
+                        .find(|long| long.starts_with(name.trim_start_matches('-')));
+                    let hint = close
+                        .map(|long| format!("; did you mean --{long}?"))
+                        .unwrap_or_default();
+                    format!("{option} is no option of check{hint} (tictactoe check --help)")
+                }
             };
-            if self.protocol == ProtocolArg::Testlib {
+            // `check --bogus --protocol testlib ...`: the protocol came
+            // among the files, but it is testlib's command line.
+            let testlib_meant = self.protocol == ProtocolArg::Testlib
+                || self.files.windows(2).any(|pair| {
+                    pair[0] == Path::new("--protocol") && pair[1] == Path::new("testlib")
+                })
+                || self.files.iter().any(|file| file == Path::new("--protocol=testlib"));
+            if testlib_meant {
                 return Ok(CheckConfig::failing(Protocol::Testlib, message));
             }
             return Err(usage_error(&message));

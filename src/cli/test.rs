@@ -47,7 +47,8 @@ Examples (sol.py stands for your solution):
 
 Exit status: 0 all passed, 1 some failed, 3 some could not be judged (FAIL:
 an unreadable test, no process to be had), 2 usage error (no tests, a command
-that cannot start), 66 the folder cannot be read.";
+that cannot start), 66 the folder cannot be read, 74 the verdicts cannot be
+written.";
 
 #[derive(Debug, Args)]
 pub(super) struct TestArgs {
