@@ -187,7 +187,7 @@ fn stress_reports_a_crash_as_runtime_error() {
         .arg(dir.path())
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("RE: exit status 3\n    Traceback"));
+        .stdout(predicate::str::contains("RE: exit status 1\n    Traceback"));
 }
 
 #[test]

@@ -555,12 +555,34 @@ pub fn judge(command: &[String], input: &File, expected: &[u8], limits: Limits) 
     }
 }
 
+/// A signal's name as a verdict adds it to the number: ` (SIGXCPU)`.
+fn signal_name(signal: i32) -> String {
+    #[cfg(unix)]
+    if let Ok(known) = nix::sys::signal::Signal::try_from(signal) {
+        return format!(" ({})", known.as_str());
+    }
+    let _ = signal;
+    String::new()
+}
+
 /// The first lines of a solution's standard error, escaped and cut: its
 /// bytes must not drive the terminal they are shown on.
 pub fn quoted_stderr(stderr: &[u8]) -> String {
-    String::from_utf8_lossy(stderr)
-        .lines()
-        .take(STDERR_LINES)
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().collect();
+    // The start says where a crash began, the end what it was: a Python
+    // traceback names its exception on its last line.
+    let left_out = format!("... ({} lines left out)", lines.len().saturating_sub(STDERR_LINES));
+    let quoted: Vec<&str> = if lines.len() <= STDERR_LINES {
+        lines
+    } else {
+        let mut ends = lines[..STDERR_LINES - 1].to_vec();
+        ends.push(&left_out);
+        ends.extend(lines.last());
+        ends
+    };
+    quoted
+        .into_iter()
         .map(|line| {
             let shown: String = line.chars().take(STDERR_LINE_BYTES).collect();
             // Control bytes, backslashes and invisible characters escaped;
@@ -603,7 +625,7 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
         Ending::TimedOut => return Verdict::new(VerdictKind::TimeLimit, ""),
         Ending::Exited(0) => None,
         Ending::Exited(code) => Some(format!("exit status {code}")),
-        Ending::Signaled(signal) => Some(format!("killed by signal {signal}")),
+        Ending::Signaled(signal) => Some(format!("killed by signal {signal}{}", signal_name(signal))),
     };
     if let Some(status) = status {
         let kind = if out_of_memory(run) {
