@@ -28,6 +28,98 @@ fn each_shell_gets_a_script_that_knows_the_subcommands_and_options() {
     }
 }
 
+/// The script for `shell`, written to a file in `dir`.
+#[cfg(unix)]
+fn script(shell: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    let output = tictactoe()
+        .args(["completions", shell])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let path = dir.join(format!("tictactoe.{shell}"));
+    std::fs::write(&path, output.stdout).expect("script written");
+    path
+}
+
+/// What the shell offers after `line` (words separated by single spaces;
+/// the last one, maybe empty, is being completed), the first word of each.
+#[cfg(unix)]
+fn offered(shell: &str, script: &std::path::Path, line: &str) -> Vec<String> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let program = match shell {
+        "bash" => format!(
+            "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{line}'; \
+             COMP_POINT=${{#COMP_LINE}}; _tictactoe tictactoe '{}' '{}'; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display(),
+            words
+                .iter()
+                .map(|word| format!("'{word}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            words.len() - 1,
+            words[words.len() - 1],
+            words[words.len() - 2],
+        ),
+        _ => format!("source '{}'; complete -C '{line}'", script.display()),
+    };
+    let output = std::process::Command::new(shell)
+        .args(["-c", &program])
+        .current_dir(script.parent().expect("a folder"))
+        .output()
+        .unwrap_or_else(|error| panic!("{shell} runs (CI installs it): {error}"));
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split('\t').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Run in bash and fish themselves. fish's generated script once offered
+/// files after a top-level option waiting for its value, and nothing for
+/// `completions`' shells; zsh's took the first word for a top-level FILE
+/// and never reached a subcommand.
+#[cfg(unix)]
+#[test]
+fn bash_and_fish_offer_subcommands_their_options_and_the_options_values() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for shell in ["bash", "fish"] {
+        let script = script(shell, dir.path());
+        let offers = |line: &str| offered(shell, &script, line);
+        let has = |line: &str, wanted: &[&str]| {
+            let found = offers(line);
+            for word in wanted {
+                assert!(
+                    found.iter().any(|offer| offer == word),
+                    "{shell}: {line:?} offers {found:?}, not {word}"
+                );
+            }
+        };
+        has("tictactoe ", &["validate", "check", "completions"]);
+        has("tictactoe validate --m", &["--max-n", "--max-errors"]);
+        has(
+            "tictactoe check --protocol ",
+            &["plain", "testlib", "kattis", "oj"],
+        );
+        has("tictactoe gen --format ", &["coding-ninjas", "leetcode"]);
+        has("tictactoe --after-win ", &["error", "continue", "leetcode"]);
+        has(
+            "tictactoe completions ",
+            &["bash", "zsh", "fish", "powershell", "elvish"],
+        );
+        assert!(
+            !offers("tictactoe gen --format ")
+                .iter()
+                .any(|offer| offer == "auto"),
+            "{shell}"
+        );
+    }
+    // zsh: no top-level FILE before the subcommands.
+    let zsh = std::fs::read_to_string(script("zsh", dir.path())).expect("script");
+    let top = &zsh[..zsh.find(":: :_tictactoe_commands").expect("subcommands")];
+    assert!(!top.contains("::files"), "{top}");
+}
+
 #[test]
 fn an_unknown_shell_is_a_usage_error() {
     tictactoe()
