@@ -391,7 +391,8 @@ fn an_overview_log_that_names_the_input_is_refused_and_the_input_kept() {
         .output()
         .expect("binary runs")
         .status;
-    assert_eq!(status.code(), Some(2));
+    // testlib's FAIL, as for any command line it cannot work with.
+    assert_eq!(status.code(), Some(3));
     assert_eq!(std::fs::read(&input).expect("input"), original);
 }
 
@@ -472,4 +473,41 @@ fn a_pinned_format_refuses_the_other() {
         .stdout(predicate::str::contains(
             "expected the array of method names",
         ));
+}
+
+/// testlib's validators fail (3) on a command line they cannot work with;
+/// a usage error's 2 once came instead, from the parser or the settings.
+#[test]
+fn a_testlib_validators_command_line_that_cannot_work_is_fail() {
+    for (words, message) in [
+        (
+            &["--testset", ""][..],
+            "FAIL --testset needs a non-empty value\n",
+        ),
+        (
+            &["--testset"][..],
+            "FAIL a value is required for '--testset <T>' but none was supplied\n",
+        ),
+        (&["--max-n", "1000000001"][..], "FAIL "),
+        (
+            &["--mistyped-bound", "5"][..],
+            "FAIL unexpected argument '--mistyped-bound' found\n",
+        ),
+    ] {
+        tictactoe()
+            .args(["validate", "--protocol", "testlib"])
+            .args(words)
+            .pipe_stdin(VALID)
+            .expect("input")
+            .assert()
+            .code(3)
+            .stderr(predicate::str::starts_with(message));
+    }
+    // Elsewhere the usual usage error.
+    tictactoe()
+        .args(["validate", "--testset", ""])
+        .pipe_stdin(VALID)
+        .expect("input")
+        .assert()
+        .code(2);
 }

@@ -198,26 +198,32 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
         Some(config) => config,
         None => {
             let program = std::iter::once(OsString::from("tictactoe"));
-            let testlib_check = is_testlib_check(&args);
+            let testlib = is_testlib_command(&args);
             let cli = Cli::try_parse_from(program.chain(args)).map_err(|error| {
                 // A testlib judge reads 2 as a presentation error: a
                 // command line it cannot parse is FAIL, as testlib says.
-                if testlib_check && error.use_stderr() {
+                if testlib && error.use_stderr() {
                     Failure::TestlibRefused(error)
                 } else {
                     Failure::Clap(error)
                 }
             })?;
-            cli.into_config().map_err(Failure::Run)?
+            // Arguments that cannot work are FAIL too, under testlib.
+            let refused = |error| match error {
+                Error::Usage(message) if testlib => Failure::TestlibFailed(message),
+                error => Failure::Run(error),
+            };
+            let config = cli.into_config().map_err(refused)?;
+            return run(config).map_err(refused);
         }
     };
     run(config).map_err(Failure::Run)
 }
 
-/// Whether the arguments ask for `check --protocol testlib`.
-fn is_testlib_check(args: &[OsString]) -> bool {
+/// Whether the arguments ask for `check` or `validate` with `--protocol testlib`.
+fn is_testlib_command(args: &[OsString]) -> bool {
     let words: Vec<&str> = args.iter().filter_map(|arg| arg.to_str()).collect();
-    words.first() == Some(&"check")
+    matches!(words.first(), Some(&("check" | "validate")))
         && (words.contains(&"--protocol=testlib")
             || words.windows(2).any(|pair| pair == ["--protocol", "testlib"]))
 }
@@ -229,6 +235,8 @@ pub enum Failure {
     Clap(clap::Error),
     /// Arguments `check --protocol testlib` cannot parse: testlib's FAIL.
     TestlibRefused(clap::Error),
+    /// Arguments a testlib checker or validator cannot work with: FAIL.
+    TestlibFailed(String),
     /// The run.
     Run(Error),
 }
@@ -258,7 +266,7 @@ impl Failure {
     /// Its kind.
     pub fn kind(&self) -> FailureKind {
         match self {
-            Failure::TestlibRefused(_) => FailureKind::TestlibFail,
+            Failure::TestlibRefused(_) | Failure::TestlibFailed(_) => FailureKind::TestlibFail,
             Failure::Clap(error) if error.use_stderr() => FailureKind::Usage,
             Failure::Clap(_) => FailureKind::HelpAsked,
             Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -302,6 +310,9 @@ impl Failure {
                 let text = error.render().to_string();
                 let first = text.lines().next().unwrap_or_default();
                 let message = first.strip_prefix("error: ").unwrap_or(first);
+                let _ = writeln!(std::io::stderr(), "FAIL {message}");
+            }
+            Failure::TestlibFailed(message) => {
                 let _ = writeln!(std::io::stderr(), "FAIL {message}");
             }
             Failure::Run(error) => {

@@ -113,6 +113,10 @@ impl ValidateArgs {
             max_q: self.max_q,
         };
         limits.check().map_err(Error::Usage)?;
+        // testlib: "Expected non-empty testset after --testset".
+        if self.testset.as_deref() == Some("") {
+            return Err(Error::Usage("--testset needs a non-empty value".into()));
+        }
         Ok(ValidateConfig {
             input: self.file.map_or(InputSource::Stdin, InputSource::from_arg),
             protocol: match self.protocol {
