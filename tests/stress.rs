@@ -172,6 +172,36 @@ fn stress_keeps_the_board_its_bounds_pin_however_large() {
     assert_eq!(first_board(&dir.path().join("failing.in")), 1_000_000_000);
 }
 
+/// A shrunk input once came with no hint that it may not fail again.
+#[test]
+fn a_solution_that_fails_only_now_and_then_is_told_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "python3 fixtures/solutions/fails-every-other-run.py {} {}",
+        common::binary().display(),
+        dir.path().join("runs").display()
+    );
+    tictactoe()
+        .args(["stress", "-c", &command, "--seed", "3", "--save-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "note: run again 2 times, the solution passed this input 1 time: it fails only now and then",
+        ));
+    // A solution that always fails gets no such note.
+    let wrong = format!(
+        "python3 fixtures/solutions/variant.py first-result-wrong {}",
+        common::binary().display()
+    );
+    tictactoe()
+        .args(["stress", "-c", &wrong, "--seed", "3", "--save-dir"])
+        .arg(dir.path().join("always"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("note:").not());
+}
+
 #[test]
 fn stress_reports_a_crash_as_runtime_error() {
     let dir = tempfile::tempdir().expect("temp dir");

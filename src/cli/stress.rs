@@ -99,6 +99,10 @@ pub struct StressConfig {
     pub json: bool,
 }
 
+/// How many times the shrunk input is run again, to tell a solution that
+/// fails only now and then.
+const RERUNS: u32 = 2;
+
 /// Searches, shrinks and reports. The status is 1 when a failing input was
 /// found, 0 when the budget ran out first.
 pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
@@ -213,6 +217,15 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let (cases, failure) = trial.shrink(cases, failure)?;
     let shrink_runs = trial.runs - runs_before;
     let shrink_complete = !trial.out_of_shrink_time();
+    // A solution that fails only now and then (time, randomness, memory
+    // left unset) makes a shrunk input that may not fail again: said, so
+    // that the setter does not chase a bug the file will not show.
+    let mut reruns_passed = 0;
+    for _ in 0..RERUNS {
+        if trial.fails(&cases)?.is_none() {
+            reruns_passed += 1;
+        }
+    }
     let moves: usize = cases.iter().map(|case| case.moves.len()).sum();
     let sizes: Vec<u32> = cases.iter().map(|case| case.n).collect();
     let saved = save(config, &cases, &failure.expected);
@@ -230,6 +243,8 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
             "first_verdict": first.to_json(),
             "shrink_runs": shrink_runs,
             "shrink_complete": shrink_complete,
+            "reruns": RERUNS,
+            "reruns_passed": reruns_passed,
             "cases": cases.len(),
             "moves": moves,
             "sizes": sizes,
@@ -267,6 +282,15 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         }
     )
     .map_err(Error::Write)?;
+    if reruns_passed > 0 {
+        writeln!(
+            out,
+            "note: run again {RERUNS} times, the solution passed this input {reruns_passed} \
+             time{}: it fails only now and then (time, randomness, memory left unset?)",
+            if reruns_passed == 1 { "" } else { "s" }
+        )
+        .map_err(Error::Write)?;
+    }
     // A folder that fails at the end (a full disk) costs the file, not the
     // search: the input is shown here instead, and the error comes last.
     let unsaved = match saved {
