@@ -262,11 +262,24 @@ impl Output {
             OutputTarget::Path(path) => path,
         };
         refuse_an_input(path, inputs)?;
+        // A name ending in a separator names a folder, there or not: the
+        // system's "Not a directory" of a missing one says it backwards.
+        let names_a_folder = path
+            .as_os_str()
+            .as_encoded_bytes()
+            .last()
+            .is_some_and(|&last| std::path::is_separator(char::from(last)));
         let cannot_create = |source: io::Error| Error::CreateOutput {
             path: path.clone(),
             // Windows says "Access denied" of a folder: say what it is.
             source: if path.is_dir() { is_a_directory() } else { source },
         };
+        if names_a_folder && !path.is_dir() {
+            return Err(cannot_create(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the name ends in a separator, as a folder's does: give a file's name",
+            )));
+        }
         // `/dev/stdout`, or any name of the file standard output is open on:
         // written through standard output, so that a shell's `>>` appends.
         if is_stdout(path) {

@@ -391,6 +391,9 @@ const MAX_SECONDS: f64 = 1e9;
 /// Seconds, possibly fractional, as a duration.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if seconds.is_nan() {
+        return Err("a number of seconds, not NaN".into());
+    }
     if seconds > MAX_SECONDS {
         return Err(format!("at most {MAX_SECONDS} seconds"));
     }
