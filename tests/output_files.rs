@@ -558,3 +558,28 @@ fn a_replaced_file_keeps_its_set_id_bits_and_another_users_file_is_written_into(
     );
     assert_eq!(fs::metadata(&shared).expect("shared").uid(), 0);
 }
+
+/// A folder of tests cut short by a full disk or a file size limit named
+/// no file: "cannot write the output".
+// Linux only: prlimit is util-linux's.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_test_folder_that_cannot_be_written_names_the_file_and_leaves_no_part_of_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tests = dir.path().join("data");
+    let run = std::process::Command::new("prlimit")
+        .arg("--fsize=8192")
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .args([
+            "gen", "--count", "3", "--limits", "relaxed", "--cases", "50",
+        ])
+        .args(["--min-n", "1000", "--max-n", "1000", "--out-dir"])
+        .arg(&tests)
+        .output()
+        .expect("prlimit runs");
+    assert_eq!(run.status.code(), Some(74), "{run:?}");
+    let message = String::from_utf8_lossy(&run.stderr);
+    assert!(message.starts_with("error: cannot create "), "{message}");
+    assert!(message.contains("01.in: File too large"), "{message}");
+    assert_eq!(fs::read_dir(&tests).expect("folder").count(), 0);
+}

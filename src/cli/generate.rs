@@ -175,17 +175,30 @@ fn write_folder(config: &GenConfig, dir: &Path) -> Result<(), Error> {
         };
         to_write.push((number, input, answer, written));
     }
+    // A write that fails (a full disk) names the file it was writing.
+    fn naming(path: &Path) -> impl Fn(Error) -> Error + '_ {
+        move |error| match error {
+            Error::Write(source) => Error::CreateOutput {
+                path: path.to_path_buf(),
+                source,
+            },
+            error => error,
+        }
+    }
     for (number, input, answer, written) in to_write {
         if written == Written::Neither {
             let mut output = Output::create(&OutputTarget::Path(input.clone()), &[])?;
             write_file_as(&config.spec, number, config.format, &mut output)
-                .map_err(Error::Write)?;
-            output.finish()?;
+                .map_err(|source| Error::CreateOutput {
+                    path: input.clone(),
+                    source,
+                })?;
+            output.finish().map_err(naming(input))?;
         }
         if written != Written::Both {
             let mut solved = Output::create(&OutputTarget::Path(answer.clone()), &[])?;
-            solve_test(config, input, &mut solved)?;
-            solved.finish()?;
+            solve_test(config, input, &mut solved).map_err(naming(answer))?;
+            solved.finish().map_err(naming(answer))?;
         }
     }
     Ok(())
