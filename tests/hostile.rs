@@ -37,7 +37,7 @@ const LIMIT: f64 = 1.0;
 const SLACK: Duration = Duration::from_secs(4);
 
 /// Each hostile script, the options it runs with and the verdict `test` gives it.
-const CASES: [(&str, &[&str], &str); 16] = [
+const CASES: [(&str, &[&str], &str); 17] = [
     ("endless-stdout", &[], "OLE"),
     ("stderr-flood", &[], "TLE"),
     ("escaped-sleeper", &[], "AC"),
@@ -51,6 +51,11 @@ const CASES: [(&str, &[&str], &str); 16] = [
     ("closes-stdout-early", &[], "TLE"),
     ("binary-garbage", &[], "PE"),
     ("swallows-memory", &["--memory-limit", "256"], "MLE"),
+    (
+        "starts-threads-past-the-memory-limit",
+        &["--memory-limit", "256"],
+        "MLE",
+    ),
     // Its report is the supervisor's word only when the supervisor finished.
     ("forges-its-report", &[], "RE"),
     ("forges-and-stops", &[], "TLE"),

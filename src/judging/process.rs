@@ -57,8 +57,14 @@ pub const GRACE: Duration = Duration::from_secs(1);
 /// nursery, at start, or its heap), Rust, Java and .NET, Go, C's perror,
 /// gnulib's xalloc (sort, grep), the dynamic loader (a library it could not
 /// map), V8, GHC.
-const OUT_OF_MEMORY_MARKERS: [&str; 13] = [
+const OUT_OF_MEMORY_MARKERS: [&str; 16] = [
     "std::bad_alloc",
+    // A thread's stack is address space too: under the limit (and no cap
+    // on processes, which runs do not get) a thread that cannot start
+    // had no memory. Python, Go, Rust.
+    "can't start new thread",
+    "failed to create new os thread",
+    "failed to spawn thread",
     "memoryerror",
     "cannot allocate nursery",
     "trying to allocate some memory",
@@ -792,6 +798,9 @@ mod tests {
             "Error: Could not reserve enough space for object heap",
             "Fatal process OOM in Failed to reserve virtual memory for CodeRange",
             "a.out: Heap exhausted;",
+            "RuntimeError: can't start new thread",
+            "runtime: failed to create new OS thread (have 5 already; errno=11)",
+            "thread 'main' panicked at library/std/src/thread/mod.rs: failed to spawn thread",
         ];
         for words in said {
             assert!(says_out_of_memory(words.as_bytes()), "{words}");
