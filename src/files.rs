@@ -776,13 +776,18 @@ impl Drop for SignalsHeld {
 /// what was opened: a file swapped for a FIFO or `/dev/zero` after a look
 /// at its name can neither block the open nor feed an endless read.
 pub fn open_regular_file(path: &Path) -> io::Result<Option<File>> {
+    // Looked at before it is opened too: opening a device can act (a tape
+    // rewinds, a terminal becomes the controlling one).
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
     #[cfg(unix)]
     let file = {
         use nix::fcntl::{FcntlArg, OFlag, fcntl};
         use std::os::unix::fs::OpenOptionsExt;
         let file = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(OFlag::O_NONBLOCK.bits())
+            .custom_flags((OFlag::O_NONBLOCK | OFlag::O_NOCTTY).bits())
             .open(path)?;
         if !file.metadata()?.is_file() {
             return Ok(None);

@@ -281,6 +281,18 @@ fn an_answer_file_given_as_the_output_is_itself_judged_by_the_input() {
         ),
         "{message}"
     );
+    // `/dev/null` as both is no answer file judged: an empty answer is the
+    // judge's failure.
+    #[cfg(unix)]
+    {
+        let null = std::process::Command::new(common::binary())
+            .args(["check", "--protocol", "kattis", INPUT, "/dev/null"])
+            .arg(dir.path())
+            .stdin(fs::File::open("/dev/null").expect("/dev/null"))
+            .output()
+            .expect("binary runs");
+        assert_eq!(null.status.code(), Some(3));
+    }
     // Read from a pipe, the same bytes are a solution's output: the answer
     // file is the judge's, and one that disagrees with the input fails.
     let path = dir.path().join("answer.txt");

@@ -413,7 +413,15 @@ fn an_interrupted_package_leaves_the_old_one_or_the_new_one_and_nothing_beside_i
     let dir = tempfile::tempdir().expect("temp dir");
     let problem = dir.path().join("tictactoe");
     package(&["--judge", "kattis"], &problem);
+    // Proof that signals came while packages were being written, not only
+    // before: a run ended by its signal that left a new package in place.
+    let folder = || {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(&problem).expect("package").ino()
+    };
+    let mut replaced_then_ended = 0;
     for attempt in 0..40u64 {
+        let before = folder();
         let mut run = Command::new(common::binary())
             .args(["package", "--force", "--judge", "kattis"])
             .arg(&problem)
@@ -430,14 +438,22 @@ fn an_interrupted_package_leaves_the_old_one_or_the_new_one_and_nothing_beside_i
             nix::sys::signal::Signal::SIGTERM,
         )
         .expect("signal sent");
-        run.wait().expect("ended");
+        let ended = run.wait().expect("ended");
         assert_eq!(
             left_in(dir.path(), "tictactoe"),
             Vec::<String>::new(),
             "attempt {attempt}"
         );
         assert!(problem.join("problem.yaml").is_file(), "attempt {attempt}");
+        use std::os::unix::process::ExitStatusExt;
+        if folder() != before && ended.signal().is_some() {
+            replaced_then_ended += 1;
+        }
     }
+    assert!(
+        replaced_then_ended > 0,
+        "no signal came while a package was being written"
+    );
 }
 
 #[test]

@@ -187,7 +187,7 @@ fn a_solution_that_fails_only_now_and_then_is_told_so() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "note: run again 2 times, the solution passed this input 1 time: it fails only now and then",
+            "note: run again 2 times, the solution did not fail this input the same way 1 time: it fails only now and then",
         ));
     // A solution that always fails gets no such note.
     let wrong = format!(

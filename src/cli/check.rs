@@ -25,7 +25,10 @@ Arguments by protocol:
            the message goes to RESULT if given (testlib's XML with -appes)
   kattis   IN ANS FEEDBACK_DIR [FLAG...]  output on standard input; the judge's FLAGs
            space_change_sensitive and case_sensitive are read, other words ignored,
-           and an option (`--...`) there refused (2)
+           and an option (`--...`) there refused (2). Standard input opened on
+           ANS itself (BAPCtools' and problemtools' check of the answers) judges
+           the answer by IN: 43 if wrong, and under space_change_sensitive
+           anything but the solver's exact bytes, whatever --compare says
   oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
 
 Results are compared one line per case (--compare lines: the plain protocol's
@@ -167,7 +170,9 @@ impl CheckArgs {
                      tictactoe's must come before the files (in the validator's run script)"
                 )
             } else {
-                let known = <CheckArgs as Args>::augment_args(clap::Command::new("check"));
+                let mut known = <CheckArgs as Args>::augment_args(clap::Command::new("check"));
+                // Built, it has --help too.
+                known.build();
                 let name = option.split_once('=').map_or(option, |(name, _)| name);
                 let mut longs = known.get_arguments().filter_map(clap::Arg::get_long);
                 if longs.any(|long| name == format!("--{long}")) {
@@ -178,7 +183,10 @@ impl CheckArgs {
                     let close = known
                         .get_arguments()
                         .filter_map(clap::Arg::get_long)
-                        .find(|long| long.starts_with(name.trim_start_matches('-')));
+                        .find(|long| {
+                            let typed = name.trim_start_matches('-');
+                            !typed.is_empty() && long.starts_with(typed)
+                        });
                     let hint = close
                         .map(|long| format!("; did you mean --{long}?"))
                         .unwrap_or_default();
@@ -312,7 +320,9 @@ impl CheckArgs {
                 // to the solver's exact bytes when the judge asks to be
                 // strict, as BAPCtools does for answers.
                 if let Some(answer) = config.files.expected.take_if(|answer| {
-                    crate::files::same_file(&InputSource::Stdin, answer)
+                    // A regular file: `/dev/null` as both is no answer file.
+                    std::fs::metadata(&*answer).is_ok_and(|metadata| metadata.is_file())
+                        && crate::files::same_file(&InputSource::Stdin, answer)
                 }) {
                     config.validating_answer = Some(answer);
                     if space_change_sensitive {

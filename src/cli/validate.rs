@@ -30,8 +30,9 @@ Examples (they work in any folder):
   tictactoe validate --protocol kattis --max-n 50 < in.txt; test $? = 42
 
 Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
-FAIL line on standard error); kattis 42 valid, 43 invalid. 2 usage error, 66
-the file cannot be opened, 74 an I/O error.";
+FAIL line on standard error); kattis 42 valid, 43 invalid. 2 usage error (3,
+FAIL, under testlib, as its validators fail on a command line they cannot
+work with), 66 the file cannot be opened, 74 an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct ValidateArgs {

@@ -43,6 +43,11 @@ impl CheckFiles {
     /// Which of the files read is the file at `path`, by any name or link:
     /// "input", "answer" or "output".
     pub fn read_by_name(&self, path: &Path) -> Option<&'static str> {
+        // Only a regular file is destroyed by a write: a terminal or
+        // `/dev/null` may well be both the output and the message's place.
+        if !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+            return None;
+        }
         let named = |file: &Option<PathBuf>| {
             file.clone()
                 .is_some_and(|file| files::same_file(&InputSource::Path(file), path))

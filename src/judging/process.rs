@@ -230,6 +230,8 @@ pub struct Run {
     pub stdout: Vec<u8>,
     /// Its standard error, its first [`STDERR_KEPT`] bytes.
     pub stderr: Vec<u8>,
+    /// Whether standard error went on past [`STDERR_KEPT`] bytes.
+    pub stderr_cut: bool,
     /// Whether it wrote more standard output than it was allowed.
     pub output_limit: bool,
     /// The limits it ran under.
@@ -426,7 +428,7 @@ fn run_once(command: &[String], input: &File, limits: Limits, output_cap: usize)
         }
     }
     let (stdout, output_limit) = stdout.take();
-    let (stderr, _) = stderr.take();
+    let (stderr, stderr_cut) = stderr.take();
     let (ending, usage) = match (report, status) {
         (Some(report), _) => (
             Ok(report.ending),
@@ -459,6 +461,7 @@ fn run_once(command: &[String], input: &File, limits: Limits, output_cap: usize)
         usage,
         stdout,
         stderr,
+        stderr_cut,
         output_limit,
         limits,
     })
@@ -488,7 +491,7 @@ impl Drain {
     /// Starts reading. With a `cap`, more than `cap` bytes close the pipe
     /// (the writer then dies of SIGPIPE, or stops at the time limit) and
     /// mark the cap passed; without one, the first [`STDERR_KEPT`] bytes are
-    /// kept and the rest read and dropped. `done` hears when the pipe ends.
+    /// kept and the rest read and dropped (and marked so). `done` hears when the pipe ends.
     fn start(
         pipe: Option<impl Read + Send + 'static>,
         cap: Option<usize>,
@@ -519,6 +522,7 @@ impl Drain {
                     None => {
                         let room = STDERR_KEPT.saturating_sub(bytes.len());
                         bytes.extend_from_slice(&chunk[..count.min(room)]);
+                        *passed |= count > room;
                     }
                 }
             }
@@ -573,13 +577,25 @@ fn signal_name(signal: i32) -> String {
 
 /// The first lines of a solution's standard error, escaped and cut: its
 /// bytes must not drive the terminal they are shown on.
-pub fn quoted_stderr(stderr: &[u8]) -> String {
+pub fn quoted_stderr(stderr: &[u8], cut: bool) -> String {
     let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().collect();
+    let mut lines: Vec<&str> = text.lines().collect();
+    while lines.last().is_some_and(|line| line.trim().is_empty()) {
+        lines.pop();
+    }
     // The start says where a crash began, the end what it was: a Python
-    // traceback names its exception on its last line.
-    let left_out = format!("... ({} lines left out)", lines.len().saturating_sub(STDERR_LINES));
-    let quoted: Vec<&str> = if lines.len() <= STDERR_LINES {
+    // traceback names its exception on its last line. Of a standard error
+    // cut short the end is not known.
+    let left_out = if cut {
+        format!("... (standard error goes on past {} KiB)", STDERR_KEPT / 1024)
+    } else {
+        format!("... ({} lines left out)", lines.len().saturating_sub(STDERR_LINES))
+    };
+    let quoted: Vec<&str> = if cut {
+        let mut start = lines[..lines.len().min(STDERR_LINES)].to_vec();
+        start.push(&left_out);
+        start
+    } else if lines.len() <= STDERR_LINES + 1 {
         lines
     } else {
         let mut ends = lines[..STDERR_LINES - 1].to_vec();
@@ -640,7 +656,7 @@ pub fn verdict_of(run: &Run, expected: &[u8]) -> Verdict {
             VerdictKind::RuntimeError
         };
         let mut verdict = Verdict::new(kind, status);
-        verdict.details = quoted_stderr(&run.stderr);
+        verdict.details = quoted_stderr(&run.stderr, run.stderr_cut);
         return verdict;
     }
     match compare(expected, &run.stdout[..], Mode::Lines) {
@@ -778,6 +794,20 @@ mod tests {
             assert_eq!(Report::parse(&report.to_line()), Some(report));
         }
         assert_eq!(Report::parse("exited 0 12"), None);
+    }
+
+    #[test]
+    fn a_long_standard_error_is_quoted_by_its_start_and_its_last_line() {
+        assert_eq!(quoted_stderr(b"a\nb\nc\nd\n\n", false), "a\nb\nc\nd");
+        assert_eq!(
+            quoted_stderr(b"Traceback\n1\n2\n3\n4\nValueError: x\n", false),
+            "Traceback\n1\n... (3 lines left out)\nValueError: x"
+        );
+        // Cut short, its end is unknown: no half line is taken for it.
+        assert_eq!(
+            quoted_stderr(b"a\nb\nc\nd\nhalf a li", true),
+            "a\nb\nc\n... (standard error goes on past 64 KiB)"
+        );
     }
 
     #[test]
