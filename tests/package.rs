@@ -413,14 +413,22 @@ fn an_interrupted_package_leaves_the_old_one_or_the_new_one_and_nothing_beside_i
     let dir = tempfile::tempdir().expect("temp dir");
     let problem = dir.path().join("tictactoe");
     package(&["--judge", "kattis"], &problem);
+    // The signals are spread over a whole run, as long as one takes here
+    // and now (a loaded CI machine runs slower).
+    let started = std::time::Instant::now();
+    package(&["--judge", "kattis", "--force"], &problem);
+    let whole = started.elapsed();
     // Proof that signals came while packages were being written, not only
     // before: a run ended by its signal that left a new package in place.
+    // Tried until one did, or long past any chance of it.
     let folder = || {
         use std::os::unix::fs::MetadataExt;
         fs::metadata(&problem).expect("package").ino()
     };
     let mut replaced_then_ended = 0;
-    for attempt in 0..40u64 {
+    let mut attempt = 0u32;
+    while attempt < 40 || (replaced_then_ended == 0 && attempt < 200) {
+        attempt += 1;
         let before = folder();
         let mut run = Command::new(common::binary())
             .args(["package", "--force", "--judge", "kattis"])
@@ -430,7 +438,7 @@ fn an_interrupted_package_leaves_the_old_one_or_the_new_one_and_nothing_beside_i
             .spawn()
             .expect("binary runs");
         // From before the folder is made until after it is renamed.
-        std::thread::sleep(std::time::Duration::from_millis(attempt % 20 * 5));
+        std::thread::sleep(whole * (attempt % 20) / 16);
         // SIGTERM, as Ctrl-C's SIGINT may come ignored from a background shell.
         let pid = i32::try_from(run.id()).expect("a process id");
         nix::sys::signal::kill(
