@@ -204,13 +204,16 @@ fn the_domjudge_zip_imports_builds_and_judges_as_domjudge_does() {
         };
         fs::set_permissions(&path, fs::Permissions::from_mode(mode)).expect("chmod");
     }
-    fs::set_permissions(&compare, fs::Permissions::from_mode(0o755)).expect("chmod");
-    // The judgehost builds it (as the owner of the files), with no PATH to
-    // a tictactoe and no environment.
-    let built = bare(&compare, None, &["./build"])
+    // The judgehost builds it as its run user, who owns none of the files,
+    // in the folder made writable to all (judge/build_executable.sh:
+    // `chmod a+rwx "$WORKDIR"`, then runguard -u "$RUNUSER"), with no PATH
+    // to a tictactoe and no environment; then takes the write bits away.
+    fs::set_permissions(&compare, fs::Permissions::from_mode(0o777)).expect("chmod");
+    let built = bare(&compare, Some("nobody"), &["./build"])
         .output()
         .expect("build runs");
     assert!(built.status.success(), "{}", describe(&built));
+    fs::set_permissions(&compare, fs::Permissions::from_mode(0o755)).expect("chmod");
     // The compare step runs as another user, empty environment, feedback
     // folder its own, output on standard input.
     let data = dir.path().join("data");

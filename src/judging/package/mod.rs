@@ -124,8 +124,15 @@ fn validator(folder: &str, command: &str, binary: Option<&[u8]>) -> Vec<PackageF
                  # The validator is the tictactoe binary shipped beside this script; an\n\
                  # import may have dropped its run bit. Only then is it changed: a\n\
                  # judge may build on files it cannot change (BAPCtools links them).\n\
+                 # DOMjudge builds as its run user in a folder anyone may write, on\n\
+                 # files another user owns: there a runnable copy takes the file's place.\n\
                  cd \"$(dirname \"$0\")\" || exit 1\n\
-                 { [ -x tictactoe ] || chmod +x tictactoe; } && ./tictactoe --version >/dev/null\n",
+                 if [ ! -x tictactoe ]; then\n\
+                 \x20   chmod +x tictactoe 2>/dev/null ||\n\
+                 \x20       { cp tictactoe .tictactoe.new && chmod +x .tictactoe.new &&\n\
+                 \x20         mv -f .tictactoe.new tictactoe; } || exit 1\n\
+                 fi\n\
+                 ./tictactoe --version >/dev/null\n",
             ));
             files.push(PackageFile::script(
                 format!("{folder}/run"),
