@@ -260,6 +260,20 @@ fn input_prefix(input: &InputName) -> String {
 }
 
 impl Error {
+    /// Whether memory ran out (a board's table, a buffer) rather than the
+    /// data being wrong: the limit, not the input, is at fault.
+    pub fn is_out_of_memory(&self) -> bool {
+        match self {
+            Error::Data { error, .. } => {
+                matches!(error.kind, DataErrorKind::Move(MoveError::NoRoom { .. }))
+            }
+            Error::Write(error) | Error::Read { source: error, .. } => {
+                error.kind() == io::ErrorKind::OutOfMemory
+            }
+            _ => false,
+        }
+    }
+
     /// A missing input's message with a hint after it, when `hint` has one
     /// for the path: what the user most likely meant by a name that is no
     /// file. Any other error is as it was.

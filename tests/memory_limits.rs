@@ -85,3 +85,53 @@ fn a_board_too_large_for_the_memory_given_fails_with_status_71() {
         );
     }
 }
+
+/// `check` solves the input to know the answer: memory that runs out there
+/// is the limit's fault, 71 as for `solve`, not a judge failure of the
+/// input's (which a script reads as "the test data is broken"); testlib's
+/// checkers have one status for both, FAIL.
+#[test]
+fn a_check_whose_input_needs_more_memory_than_given_fails_with_status_71() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("huge.in");
+    let answer = dir.path().join("huge.ans");
+    let feedback = dir.path().join("feedback");
+    std::fs::create_dir(&feedback).expect("feedback folder");
+    coding_ninjas(&mut BufWriter::new(
+        std::fs::File::create(&input).expect("input"),
+    ))
+    .expect("input written");
+    std::fs::write(&answer, "0\n").expect("answer written");
+    let (input, answer, feedback) = (
+        input.to_str().expect("a UTF-8 path"),
+        answer.to_str().expect("a UTF-8 path"),
+        feedback.to_str().expect("a UTF-8 path"),
+    );
+    let runs: [(&[&str], i32); 4] = [
+        (&["check", "--input", input, answer, answer], 71),
+        (&["check", "--protocol", "oj", input, answer, answer], 71),
+        (
+            &["check", "--protocol", "kattis", input, answer, feedback],
+            71,
+        ),
+        (
+            &["check", "--protocol", "testlib", input, answer, answer],
+            3,
+        ),
+    ];
+    for (args, status) in runs {
+        let output = Command::new("prlimit")
+            .arg(format!("--as={CAP}"))
+            .arg(common::binary())
+            .args(args)
+            .stdin(std::fs::File::open(answer).expect("answer"))
+            .output()
+            .expect("prlimit runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(status), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("out of memory: no room to hold the board's"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -39,8 +39,7 @@ use trace::{TRACE_HELP, TraceArgs};
 pub use validate::ValidateConfig;
 use validate::{VALIDATE_HELP, ValidateArgs};
 
-use crate::error::{DataErrorKind, Error};
-use crate::game::MoveError;
+use crate::error::Error;
 use crate::files::{InputSource, Output, OutputTarget};
 use crate::format::Format;
 use crate::game::{AfterWin, EngineKind, Rules};
@@ -272,16 +271,7 @@ impl Failure {
             Failure::Run(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
                 FailureKind::ClosedOutput
             }
-            Failure::Run(Error::Data { error, .. })
-                if matches!(error.kind, DataErrorKind::Move(MoveError::NoRoom { .. })) =>
-            {
-                FailureKind::NoMemory
-            }
-            Failure::Run(Error::Write(error) | Error::Read { source: error, .. })
-                if error.kind() == std::io::ErrorKind::OutOfMemory =>
-            {
-                FailureKind::NoMemory
-            }
+            Failure::Run(error) if error.is_out_of_memory() => FailureKind::NoMemory,
             Failure::Run(Error::Data { .. } | Error::NoSuchCase { .. }) => FailureKind::Data,
             Failure::Run(Error::Open { .. }) => FailureKind::NoInput,
             Failure::Run(

@@ -155,6 +155,8 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                         ));
                     }
                 },
+                // Memory is the limit's fault, not the input's: 71, as solve.
+                Err(error) if error.is_out_of_memory() => return Err(error),
                 Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
                     return Ok(unsolvable(&error));
                 }
@@ -176,6 +178,7 @@ pub fn judge(config: &CheckFiles) -> Result<Verdict, Error> {
                 });
                 match compared {
                     Ok(compared) => compared?,
+                    Err(error) if error.is_out_of_memory() => return Err(error),
                     Err(error @ (Error::Data { .. } | Error::Read { .. } | Error::Open { .. })) => {
                         return Ok(unsolvable(&error));
                     }
