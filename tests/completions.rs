@@ -170,6 +170,12 @@ fn every_page_the_manual_names_can_be_printed_and_no_other() {
             "{own}"
         );
         assert!(!own.contains(".SH EXTRA"), "{own}");
+        // No page names pages beneath it: there are none (clap's `help`
+        // once listed tictactoe-help-solve(1) and the like).
+        assert!(
+            !own.contains(&format!("tictactoe\\-{command}\\-")),
+            "{command}: {own}"
+        );
     }
     let main = page
         .split(".SH NOTES\n.nf\n")

@@ -23,20 +23,22 @@ Arguments by protocol:
   plain    EXPECTED [OUTPUT]          OUTPUT defaults to standard input
   testlib  [--testset T] [--group G] IN OUT ANS [RESULT [-appes|-APPES]]
            the message goes to RESULT if given (testlib's XML with -appes)
-  kattis   IN ANS FEEDBACK_DIR [FLAG...]  output on standard input; the judge's FLAGs
-           space_change_sensitive and case_sensitive are read, other words ignored,
-           and an option (`--...`) there refused (2). Standard input opened on
-           ANS itself (BAPCtools' and problemtools' check of the answers) judges
-           the answer by IN: 43 if wrong, and under space_change_sensitive
-           anything but the solver's exact bytes, whatever --compare says
+  kattis   IN ANS FEEDBACK_DIR [FLAG...]  output on standard input; of the
+           judge's FLAGs space_change_sensitive and case_sensitive are read,
+           other words ignored, and an option (`--...`) there refused (2).
+           Standard input opened on ANS itself (BAPCtools' and problemtools'
+           check of the answers) judges the answer by IN: 43 if wrong, and
+           under space_change_sensitive anything but the solver's exact
+           bytes, whatever --compare says
   oj       IN OUTPUT [EXPECTED]       as `oj test --judge-command` calls it
 
 Results are compared one line per case (--compare lines: the plain protocol's
 default), or in order with any whitespace between them (--compare tokens: the
 default of testlib, kattis and oj, as judges' default validators compare), or
-as the expected answer's bytes, whitespace included (--compare exact: the kattis
-default when the judge passes space_change_sensitive, as Kattis's default
-validator compares, letters' case aside unless case_sensitive). Whenever
+as the expected answer's bytes, whitespace included (--compare exact: the
+kattis default when the judge passes space_change_sensitive and the command
+line names no --compare, as Kattis's default validator compares, letters'
+case aside unless case_sensitive). Whenever
 the input is known (--input, or IN) the expected answer is recomputed from it:
 an answer file that disagrees is a judge failure, and a wrong result is shown
 with its move and the board around it.
@@ -55,9 +57,10 @@ Exit status:
   oj       0 accepted, 1 not, 3 judge failure
   2 usage error, but for testlib, whose checkers fail (3) on a command line
   they refuse; an input that cannot be solved (missing, unreadable,
-  malformed) is a judge failure (3); but for testlib (FAIL, 3), an answer
-  or output that cannot be opened 66, a memory limit too small for the
-  board 71, a read or write error 74";
+  malformed) is a judge failure (3); an answer or output that cannot be
+  opened 66, a memory limit too small for the board 71, a read or write
+  error 74. testlib has FAIL (3) for all of these but the output: one that
+  is missing or cannot be read is its wrong output format (2)";
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {

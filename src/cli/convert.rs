@@ -40,7 +40,8 @@ Examples (they work in any folder):
   tictactoe convert --to coding-ninjas in.json | cmp - in.txt    # and back
 
 Exit status: 0 success, 2 usage error, 65 data error (with line and column),
-66 the input cannot be opened, 74 an I/O error.";
+66 the input cannot be opened, 71 a memory limit too small for the board, 74
+an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {

@@ -36,6 +36,21 @@ pub fn run(command: Option<&str>, mut output: impl Write) -> Result<(), Error> {
         None => main,
         // Named as the main page's list names it; only the commands `--help` lists.
         Some(name) => match main.find_subcommand(name).filter(|found| !found.is_hide_set()) {
+            // clap's `help` names every command again beneath it, which
+            // its page would list as pages (tictactoe-help-solve(1)) that
+            // do not exist: its page is its own alone.
+            Some(subcommand) if subcommand.has_subcommands() => {
+                clap::Command::new("help")
+                    .display_name(subcommand.get_display_name().unwrap_or_default().to_owned())
+                    .bin_name(subcommand.get_bin_name().unwrap_or_default().to_owned())
+                    .about(subcommand.get_about().cloned().unwrap_or_default())
+                    .disable_help_flag(true)
+                    .arg(
+                        clap::Arg::new("COMMAND")
+                            .num_args(0..)
+                            .help("The command (and its subcommand) whose help to print"),
+                    )
+            }
             // Built, it is named `tictactoe-NAME` (its display name).
             Some(subcommand) => subcommand.clone(),
             None => {

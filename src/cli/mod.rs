@@ -610,7 +610,7 @@ pub(crate) enum OutcomeArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum LimitsArg {
-    /// 1 <= T <= 100, 3 <= N <= 100, 5 <= Q <= N x N, no move after a win.
+    /// 1 <= T <= 100, 1 <= N <= 100, 5 <= Q <= N x N (so N >= 3), no move after a win.
     Statement,
     /// Anything the solver accepts: big T, N up to 10^9, long games.
     Relaxed,

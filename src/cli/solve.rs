@@ -35,7 +35,8 @@ Examples (they work in any folder):
   tictactoe --after-win leetcode in.txt -o out.txt
 
 Exit status: 0 success, 2 usage error, 65 data error (with line and column),
-66 an input cannot be opened, 74 an I/O error.";
+66 an input cannot be opened, 71 a memory limit too small for the board, 74
+an I/O error.";
 
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {

@@ -1,7 +1,7 @@
 //! `stress`: hunts for an input where a solution and the reference disagree, then shrinks it.
 //!
-//! Inputs come from the generator, iteration K from ChaCha8 stream K of the
-//! seed, so a run can be repeated exactly. Like QuickCheck, the search starts
+//! Inputs come from the generator, iteration K (from 0) from ChaCha8 stream
+//! K of the seed, so a run can be repeated exactly. Like QuickCheck, the search starts
 //! with one case on the smallest board and grows towards the options' full
 //! range. A failure is then cut down greedily: fewest cases, then fewest
 //! moves, then smallest N. Every candidate must be accepted by the reference
@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub(super) const STRESS_HELP: &str = "\
-Generates inputs (the options of `gen`; iteration K uses ChaCha8 stream K of
-the seed), runs CMD and the reference on each, and stops at the first
+Generates inputs (the options of `gen`; input K uses ChaCha8 stream K - 1 of
+the seed, as its line says), runs CMD and the reference on each, and stops at the first
 difference, crash or timeout. It then shrinks the input (fewest cases, then
 fewest moves, then smallest N), keeping every step an input the reference
 accepts, writes failing.in and failing.ans to --save-dir and prints a trace.
@@ -77,7 +77,7 @@ pub(super) struct StressArgs {
 /// Settings for `stress`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StressConfig {
-    /// What the random inputs hold; iteration K uses ChaCha8 stream K of its seed.
+    /// What the random inputs hold; iteration K (from 0) uses ChaCha8 stream K of its seed.
     pub spec: Spec,
     /// The solution under test.
     pub command: Vec<String>,
@@ -271,7 +271,8 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
     writeln!(
         out,
-        "shrunk in {shrink_runs} runs to {} case{}, {moves} move{}, N = {}{}",
+        "shrunk in {shrink_runs} run{} to {} case{}, {moves} move{}, N = {}{}",
+        if shrink_runs == 1 { "" } else { "s" },
         cases.len(),
         if cases.len() == 1 { "" } else { "s" },
         if moves == 1 { "" } else { "s" },

@@ -26,7 +26,8 @@ killed (setsid and double forks included), a solution that stops or kills its
 supervisor is ended at most 1 s later, and nothing it started outlives the run.
 Its standard output may be twice the answer and 1 MiB; its standard error is
 kept to 64 KiB. What a verdict quotes of the solution is escaped: a token of
-its output up to 32 bytes, 3 lines of its standard error up to 200 characters.
+its output up to 32 bytes, its standard error's lines up to 200 characters
+each: up to 4 lines, or the first 2, how many were left out and the last.
 
 One line per test, in natural name order: NAME, the verdict, wall time, CPU
 time and peak memory (of the tree's largest process), and why. Verdicts: AC,

@@ -32,7 +32,9 @@ Examples (they work in any folder):
 Exit status: plain 0 valid, 1 invalid; testlib 0 valid, 3 invalid (with a
 FAIL line on standard error); kattis 42 valid, 43 invalid. 2 usage error (3,
 FAIL, under testlib, as its validators fail on a command line they cannot
-work with), 66 the file cannot be opened, 74 an I/O error.";
+work with), 66 the file cannot be opened, 71 a memory limit too small for the
+board (in every protocol: the limit is at fault, not the input), 74 an I/O
+error.";
 
 #[derive(Debug, Args)]
 pub(super) struct ValidateArgs {
