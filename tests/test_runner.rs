@@ -560,3 +560,138 @@ fn a_solutions_peak_memory_holds_little_of_the_harness() {
         .expect("a peak");
     assert!((1..4 * 1024).contains(&peak), "{peak} KiB for cat");
 }
+
+/// A parent may leave SIGCHLD ignored (bash passes an ignored signal on to
+/// what it runs) or blocked: `test` and `stress` wait for their runs by it.
+/// Ignored, the process once died of SIGSEGV (139) with no word; blocked,
+/// every run was a TLE.
+#[test]
+fn a_parent_that_ignores_or_blocks_the_child_signal_changes_no_verdict() {
+    let dir = folder_of_tests();
+    let parents = [
+        "import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); \
+         os.execv(sys.argv[1], sys.argv[1:])",
+        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD]); \
+         os.execv(sys.argv[1], sys.argv[1:])",
+    ];
+    for parent in parents {
+        let run = |args: &[&str]| {
+            std::process::Command::new("python3")
+                .args(["-c", parent])
+                .arg(common::binary())
+                .args(args)
+                .output()
+                .expect("python3 runs")
+        };
+        let tested = run(&["test", &dir.path().to_string_lossy(), "--time-limit", "20"]);
+        assert_eq!(
+            tested.status.code(),
+            Some(0),
+            "{parent}: {}",
+            common::describe(&tested)
+        );
+        assert!(
+            String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
+            "{parent}: {}",
+            common::describe(&tested)
+        );
+        let builtin = format!("{} solve", common::binary().display());
+        let stressed = run(&[
+            "stress",
+            "-c",
+            &builtin,
+            "--iterations",
+            "3",
+            "--time-limit",
+            "20",
+        ]);
+        assert_eq!(
+            stressed.status.code(),
+            Some(0),
+            "{parent}: {}",
+            common::describe(&stressed)
+        );
+    }
+}
+
+/// The run's report file is made by the runner and written by name by the
+/// supervisor: under a umask that takes the owner's write bit (0200) it was
+/// read-only, and every run an RE ("ended without a report"). Root writes
+/// any file, so the run is another user's.
+#[test]
+fn a_umask_without_the_owners_write_bit_changes_no_verdict() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = folder_of_tests();
+    let binary = dir.path().join("tictactoe");
+    fs::copy(common::binary(), &binary).expect("binary copied");
+    for path in [dir.path().to_path_buf(), binary.clone()] {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let tested = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "sh",
+            "-c",
+        ])
+        .arg("umask 0200 && cd / && exec \"$0\" test \"$1\" --time-limit 20")
+        .arg(&binary)
+        .arg(dir.path())
+        .output()
+        .expect("setpriv runs");
+    assert_eq!(
+        tested.status.code(),
+        Some(0),
+        "{}",
+        common::describe(&tested)
+    );
+    assert!(
+        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
+        "{}",
+        common::describe(&tested)
+    );
+}
+
+/// Each run starts this binary again as its supervisor: by the path it was
+/// started by, it failed every run after the file was removed or replaced
+/// (a `cargo install` over it mid-run) as "cannot run" the solution. Here
+/// the first test's solution removes it.
+#[test]
+#[cfg(target_os = "linux")]
+fn removing_the_binary_while_tests_run_fails_none_of_them() {
+    let dir = folder_of_tests();
+    let binary = dir.path().join("tictactoe");
+    fs::copy(common::binary(), &binary).expect("binary copied");
+    let solution = dir.path().join("removes-the-binary.sh");
+    fs::write(
+        &solution,
+        format!(
+            "#!/bin/sh\nrm -f '{}'\nexec '{}' solve\n",
+            binary.display(),
+            common::binary().display()
+        ),
+    )
+    .expect("solution written");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&solution, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let tested = std::process::Command::new(&binary)
+        .arg("test")
+        .arg(dir.path())
+        .args(["--time-limit", "20", "--jobs", "1", "-c"])
+        .arg(&solution)
+        .output()
+        .expect("test runs");
+    assert!(!binary.exists(), "the solution removed the binary");
+    assert_eq!(
+        tested.status.code(),
+        Some(0),
+        "{}",
+        common::describe(&tested)
+    );
+    assert!(
+        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
+        "{}",
+        common::describe(&tested)
+    );
+}

@@ -190,6 +190,8 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
     }
     #[cfg(unix)]
     block_file_size_signal();
+    #[cfg(unix)]
+    take_back_child_signal();
     if let Some(message) = mistyped_command(&args) {
         return Err(Failure::Run(Error::Usage(message)));
     }
@@ -651,6 +653,24 @@ fn block_file_size_signal() {
     signals.add(nix::sys::signal::Signal::SIGXFSZ);
     // Without it the signal still ends the process, as before.
     let _ = signals.thread_block();
+}
+
+/// `test` and `stress` learn that a run ended by SIGCHLD. A parent may have
+/// left it ignored (bash passes an ignored signal on to what it runs): the
+/// kernel then reaps the children unseen, and the waiting crate's handler
+/// called the inherited `SIG_IGN` as a function (SIGSEGV, exit 139). One
+/// left blocked is never delivered: every run was a TLE. So it is unblocked,
+/// and given a handler of our own, which replaces an ignored disposition
+/// and, unlike it, is not passed on to the processes this one starts (an
+/// exec resets handlers to the default).
+#[cfg(unix)]
+fn take_back_child_signal() {
+    let mut signals = nix::sys::signal::SigSet::empty();
+    signals.add(nix::sys::signal::Signal::SIGCHLD);
+    let _ = signals.thread_unblock();
+    let noticed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Without it an ignored SIGCHLD stays ignored, as before.
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGCHLD, noticed);
 }
 
 /// Every subcommand's name, and `help`: the words [`plain_solve`] must leave

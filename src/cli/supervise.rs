@@ -67,7 +67,7 @@ pub fn run(config: &SuperviseConfig) -> Result<u8, Error> {
         return Ok(CANNOT_START);
     };
     let process = |what| move |source| Error::Process { what, source };
-    let exe = std::env::current_exe().map_err(process("find this binary"))?;
+    let exe = crate::judging::process::this_binary().map_err(process("find this binary"))?;
     match supervise::supervise(&exe, &config.command, *time_limit, config.memory_limit, report) {
         Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => Ok(supervise::NO_PROCESS),
         result => result.map(|()| 0).map_err(process("supervise the solution")),

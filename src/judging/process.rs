@@ -15,7 +15,7 @@ use super::{Verdict, VerdictKind};
 use crate::format::answers::{Mode, compare};
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 #[cfg(unix)]
 use std::os::unix::process::CommandExt;
 #[cfg(unix)]
@@ -332,9 +332,15 @@ fn run_once(command: &[String], input: &File, limits: Limits, output_cap: usize)
     }
     let stdin = rewound(input)?;
     become_reaper();
-    let exe = std::env::current_exe()?;
+    let exe = this_binary()?;
     // Read back through this handle: the supervisor unlinks the path.
     let mut report_file = tempfile::NamedTempFile::new().map_err(|error| {
+        io::Error::new(error.kind(), format!("cannot make the run's report file: {error}"))
+    })?;
+    // The supervisor opens it by name to write: a umask without the owner's
+    // write bit (0200) made it read-only, and every run an RE.
+    let owner_only = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600);
+    report_file.as_file().set_permissions(owner_only).map_err(|error| {
         io::Error::new(error.kind(), format!("cannot make the run's report file: {error}"))
     })?;
     let mut supervisor = Command::new(exe);
@@ -767,9 +773,25 @@ fn shebang(script: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(line).into_owned())
 }
 
+/// This very binary, to start again (the supervisor, the built-in solver):
+/// on Linux `/proc/self/exe`, which stays this file when the path it was
+/// started by is replaced or removed while runs go on (a `cargo install`
+/// over it); once, the runs after that failed as "cannot run" the
+/// solution. Elsewhere its path.
+pub fn this_binary() -> io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        let link = Path::new("/proc/self/exe");
+        if link.exists() {
+            return Ok(link.to_path_buf());
+        }
+    }
+    std::env::current_exe()
+}
+
 /// The built-in solver as a command: this very binary's `solve`.
 pub fn builtin_solver(after_win: &str) -> io::Result<Vec<String>> {
-    let exe = std::env::current_exe()?;
+    let exe = this_binary()?;
     Ok(vec![
         exe.to_string_lossy().into_owned(),
         "solve".to_owned(),
