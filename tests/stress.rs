@@ -462,3 +462,49 @@ fn an_input_found_is_saved_before_it_is_shrunk() {
     let answer = fs::read(dir.path().join("failing.ans")).expect("failing.ans is saved");
     tictactoe().arg(&input).assert().success().stdout(answer);
 }
+
+/// A failure on a long game's last move shows the moves before it, not
+/// every board of the game: one of 46,785 moves once printed 28 MB.
+#[test]
+fn a_long_failing_game_is_traced_up_to_its_difference_not_board_by_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let solution = "python3 fixtures/solutions/misses-late-wins.py";
+    let output = tictactoe()
+        .args([
+            "stress", "-c", solution, "--seed", "1", "--limits", "relaxed",
+        ])
+        .args([
+            "--cases",
+            "1",
+            "--min-n",
+            "40",
+            "--max-n",
+            "40",
+            "--outcome",
+            "win",
+        ])
+        .args(["--time-limit", "20", "--shrink-time", "0"])
+        .arg("--save-dir")
+        .arg(dir.path())
+        .output()
+        .expect("stress runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        common::describe(&output)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let moves_shown = stdout
+        .lines()
+        .filter(|line| line.starts_with("move "))
+        .count();
+    let boards = stdout.matches("of a 40 x 40 board").count();
+    assert!(
+        stdout.contains("not shown (`tictactoe trace` on the saved input shows them all)")
+            && stdout.contains("<- differs")
+            && moves_shown == 10
+            && boards == 3,
+        "{moves_shown} moves, {boards} boards: {stdout}"
+    );
+}

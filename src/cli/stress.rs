@@ -34,7 +34,8 @@ Generates inputs (the options of `gen`; input K uses ChaCha8 stream K - 1 of
 the seed, as its line says), runs CMD and the reference on each, and stops at the first
 difference, crash or timeout. It then shrinks the input (fewest cases, then
 fewest moves, then smallest N), keeping every step an input the reference
-accepts, writes failing.in and failing.ans to --save-dir and prints a trace.
+accepts, writes failing.in and failing.ans to --save-dir and prints a trace
+(of a case over 30 moves, the 10 up to the difference and 3 boards).
 
 Examples (sol.py stands for your solution):
   tictactoe stress -c 'python3 sol.py' --iterations 50
@@ -485,6 +486,11 @@ impl Trial<'_> {
         cases: &mut [Case],
         like: &Failure,
     ) -> Result<Option<Failure>, Error> {
+        // Before the mending, which costs the moves: past the time, a long
+        // game's thousands of candidates once took minutes to turn down.
+        if self.out_of_shrink_time() {
+            return Ok(None);
+        }
         for case in cases.iter_mut() {
             if self.alternating && !alternates(case) {
                 match interleaved(case) {
@@ -498,7 +504,7 @@ impl Trial<'_> {
         }
         // The user's bounds and the statement's (unless relaxed) hold for
         // every step: an input the solution never has to handle proves nothing.
-        if !self.config.spec.admits(cases) || self.out_of_shrink_time() {
+        if !self.config.spec.admits(cases) {
             return Ok(None);
         }
         let runs = self.runs;
@@ -626,6 +632,10 @@ impl Trial<'_> {
             .into_iter()
             .map(|(row, col)| without_row_and_column(case, row, col));
         for candidate in fewer_empty.chain(one_fewer) {
+            // Each candidate is a copy of the input: none past the time.
+            if self.out_of_shrink_time() {
+                return Ok(None);
+            }
             let mut smaller = cases.to_vec();
             smaller[c] = candidate;
             if let Some(found) = self.still_fails(&mut smaller, failure)? {
@@ -860,7 +870,16 @@ fn shown(token: &str) -> String {
     format!("{cut:?}")
 }
 
-/// The board after every move of the failing case, with both answers per move.
+/// Moves of a failing case the trace shows all of, each with its board.
+const TRACED_IN_FULL: usize = 30;
+/// Of a longer case, the moves shown up to the one that differs (or the
+/// last), and of those the boards drawn: a game of 46,785 moves once
+/// printed 28 MB of boards.
+const TRACED_MOVES: usize = 10;
+const TRACED_BOARDS: usize = 3;
+
+/// The board after every move of the failing case, with both answers per
+/// move; of a long case, the moves up to the one that differs.
 fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
     let difference = failure.difference.as_ref();
     let index = difference
@@ -891,8 +910,28 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
     let size = BoardSize::new(i64::from(case.n)).unwrap_or(BoardSize::MIN);
     let mut game = TicTacToe::with_rules(size, config.rules);
     let mut text = format!("\ncase {}, N = {}:\n", index + 1, case.n);
+    let total = case.moves.len();
+    // 0-based: the moves shown, and those of them with a board.
+    let (shown_moves, drawn) = if total <= TRACED_IN_FULL {
+        (0..total, 0..total)
+    } else {
+        let focus = differing.unwrap_or(total).clamp(1, total);
+        (
+            focus.saturating_sub(TRACED_MOVES)..focus,
+            focus.saturating_sub(TRACED_BOARDS)..focus,
+        )
+    };
+    if shown_moves.start > 0 {
+        text.push_str(&format!(
+            "moves 1 to {} not shown (`tictactoe trace` on the saved input shows them all)\n",
+            shown_moves.start
+        ));
+    }
     for (number, m) in case.moves.iter().enumerate() {
         let outcome = game.play(i64::from(m.row), i64::from(m.col), i64::from(m.player));
+        if !shown_moves.contains(&number) {
+            continue;
+        }
         let highlight: Vec<Line> = match outcome {
             Ok(Outcome::Win(_)) => game.full_lines_through(m.row, m.col).collect(),
             _ => Vec::new(),
@@ -916,8 +955,17 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
             m.row,
             m.col
         ));
-        let view = View::around(case.n, m.row, m.col, board::MAX_SIDE);
-        text.push_str(&board::draw(&game, &view, &highlight, false));
+        if drawn.contains(&number) {
+            let view = View::around(case.n, m.row, m.col, board::MAX_SIDE);
+            text.push_str(&board::draw(&game, &view, &highlight, false));
+        }
+    }
+    if shown_moves.end < total {
+        let left = total - shown_moves.end;
+        text.push_str(&format!(
+            "moves {} to {total} not shown ({left} after it)\n",
+            shown_moves.end + 1
+        ));
     }
     text
 }
