@@ -135,3 +135,83 @@ fn a_check_whose_input_needs_more_memory_than_given_fails_with_status_71() {
         );
     }
 }
+
+/// Just above the least memory the binary can start in, every command gives
+/// its usual result or 71, never an abort: the engine's board, the reader's
+/// buffer and the writer's each once aborted (134, "memory allocation of
+/// 73728 bytes failed") at caps of 10.5 to 13.5 MiB. The floor, where the
+/// loader itself fails, is the host's; the caps start half a MiB above it.
+#[test]
+fn caps_just_above_the_least_the_binary_starts_in_give_the_answer_or_71() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("mid.in");
+    let generated = Command::new(common::binary())
+        .args([
+            "gen", "--seed", "3", "-t", "100", "--max-n", "200", "--limits", "relaxed",
+        ])
+        .output()
+        .expect("gen runs");
+    assert!(generated.status.success());
+    std::fs::write(&input, &generated.stdout).expect("input written");
+    let answer = Command::new(common::binary())
+        .arg(&input)
+        .output()
+        .expect("solve runs")
+        .stdout;
+    let answer_path = dir.path().join("mid.ans");
+    std::fs::write(&answer_path, &answer).expect("answer written");
+    let capped = |kib: u64, args: &[&std::ffi::OsStr]| {
+        Command::new("prlimit")
+            .arg(format!("--as={}", kib * 1024))
+            .arg(common::binary())
+            .args(args)
+            .stdin(std::fs::File::open(&answer_path).expect("answer"))
+            .output()
+            .expect("prlimit runs")
+    };
+    let floor = (4096..65536)
+        .step_by(128)
+        .find(|&kib| capped(kib, &["--version".as_ref()]).status.success())
+        .expect("the binary starts under 64 MiB");
+    let input = input.as_os_str();
+    let commands: [(&[&std::ffi::OsStr], Option<&[u8]>); 4] = [
+        (&[input], Some(&answer)),
+        (&["--threads".as_ref(), "1".as_ref(), input], Some(&answer)),
+        (
+            &[
+                "check".as_ref(),
+                "--input".as_ref(),
+                input,
+                answer_path.as_os_str(),
+            ],
+            None,
+        ),
+        (
+            &[
+                "validate".as_ref(),
+                "--max-n".as_ref(),
+                "200".as_ref(),
+                "--max-t".as_ref(),
+                "100".as_ref(),
+                "--max-q".as_ref(),
+                "40000".as_ref(),
+                input,
+            ],
+            None,
+        ),
+    ];
+    for kib in (floor + 512..floor + 4096).step_by(256) {
+        for (args, expected) in &commands {
+            let output = capped(kib, args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let status = output.status.code();
+            assert!(
+                status == Some(0) || status == Some(71),
+                "{kib} KiB (floor {floor}), {args:?}: {status:?} {stderr}"
+            );
+            if let (Some(0), Some(expected)) = (status, expected) {
+                assert_eq!(&output.stdout, expected, "{kib} KiB, {args:?}");
+            }
+        }
+    }
+}

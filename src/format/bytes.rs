@@ -155,7 +155,9 @@ impl<R: Read> Chunks<R> {
     pub fn new(inner: R) -> Chunks<R> {
         Chunks {
             inner,
-            buf: vec![0; CHUNK],
+            // Made at the first read, where a want of memory (a sandbox's
+            // cap) is a read error, not an abort.
+            buf: Vec::new(),
             pos: 0,
             end: 0,
             keep: 0,
@@ -234,9 +236,14 @@ impl<R: Read> Chunks<R> {
             self.end = start + kept;
             self.keep = start;
         }
-        if self.end == self.buf.len() {
+        if self.buf.is_empty() {
+            self.buf = zeroed(CHUNK)?;
+        } else if self.end == self.buf.len() {
             // A record longer than the buffer: grow, so memory follows the
             // bytes actually read.
+            self.buf
+                .try_reserve_exact(self.buf.len())
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
             self.buf.resize(self.buf.len() * 2, 0);
         }
         // Fill all the spare room: normally about one chunk, but after a growth

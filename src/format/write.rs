@@ -79,14 +79,18 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
     const PREFIX: &'static [u8] = if LEETCODE { b"[null" } else { b"" };
 
     fn with_style(out: W) -> ResultWriter<W, LEETCODE> {
+        // Asked for fallibly: memory that is not there (a sandbox's cap) is
+        // told at the first case's end, not an abort here.
+        let mut buf = Vec::new();
+        let no_room = buf.try_reserve_exact(BLOCK + BLOCK / 2).is_err();
         ResultWriter {
             out,
-            buf: Vec::with_capacity(BLOCK + BLOCK / 2),
+            buf,
             case_start: None,
             spill_at: usize::MAX,
             packed: Vec::new(),
             packed_count: 0,
-            no_room: false,
+            no_room,
         }
     }
 
@@ -160,14 +164,21 @@ impl<W: Write, const LEETCODE: bool> ResultWriter<W, LEETCODE> {
         if numbers.len() > 8 {
             // A long batch: the iterator's extend, which the compiler
             // turns into vector instructions.
-            self.buf.reserve(2 * numbers.len());
+            if self.buf.try_reserve(2 * numbers.len()).is_err() {
+                // Said at the case's end, as a spill that finds no room is.
+                self.no_room = true;
+                return;
+            }
             self.buf
                 .extend(numbers.iter().flat_map(|&number| Self::pair(number)));
         } else {
             // A short case's batch, a handful of results: four at a time,
             // each a fixed-size store, where the extend's setup cost more
             // than its bytes.
-            self.buf.reserve(16);
+            if self.buf.try_reserve(16).is_err() {
+                self.no_room = true;
+                return;
+            }
             let (quads, rest) = numbers.as_chunks::<4>();
             for &quad in quads {
                 self.buf

@@ -635,9 +635,12 @@ fn mark_in_group(
 }
 
 impl Dense {
-    /// Empties the board for a game on N x N.
+    /// Empties the board for a game on N x N; false, with the board as it
+    /// was, if its memory is not there (a sandbox's cap): the game then
+    /// goes to a store whose memory follows its moves, and which says when
+    /// that runs out, rather than the process aborting.
     #[inline(always)]
-    fn reset(&mut self, n: usize) {
+    fn reset(&mut self, n: usize) -> bool {
         // A small board again, the usual case of a file of short games:
         // inlined into the solving loop, with nothing to grow or forget.
         let stamp = self.stamp.wrapping_add(PLAYER_BITS + 1);
@@ -650,32 +653,42 @@ impl Dense {
             self.filled_for = n;
             self.played.clear();
             self.played_complete = false;
-            return;
+            return true;
         }
-        self.reset_any(n);
+        self.reset_any(n)
     }
 
     /// [`reset`](Self::reset) for any board.
     #[cold]
     #[inline(never)]
-    fn reset_any(&mut self, n: usize) {
-        self.groups_in_use = n > STAMPED_CELLS_MAX_N;
-        if self.groups_in_use {
+    fn reset_any(&mut self, n: usize) -> bool {
+        let groups_in_use = n > STAMPED_CELLS_MAX_N;
+        if groups_in_use {
             // Rows of the largest N seen; more rows for a larger N even when
             // they take no more groups (N = 1000 and 1007 both take 42).
             let stride = self.group_stride.max(n.div_ceil(GROUP_CELLS as usize));
             if self.groups.len() < n * stride {
+                let Ok(groups) = bytemuck::allocation::try_zeroed_vec(n * stride) else {
+                    return false;
+                };
                 self.group_stride = stride;
-                self.groups = vec![0; n * stride];
+                self.groups = groups;
             }
         } else if self.side < n {
+            let Ok(cells) = bytemuck::allocation::try_zeroed_vec(n * n) else {
+                return false;
+            };
             self.side = n;
-            self.cells = vec![0; n * n];
+            self.cells = cells;
         }
         if self.lines.is_empty() {
-            self.lines = vec![[0; 2]; 2 * DENSE_MAX_N as usize];
+            let Ok(lines) = bytemuck::allocation::try_zeroed_vec(2 * DENSE_MAX_N as usize) else {
+                return false;
+            };
+            self.lines = lines;
             self.filled_for = 0;
         }
+        self.groups_in_use = groups_in_use;
         self.stamp = self.stamp.wrapping_add(PLAYER_BITS + 1);
         if self.stamp == 0 {
             // Every 16,383 games the stamps run out: forget them all.
@@ -699,6 +712,7 @@ impl Dense {
         // On a small board refilling all 2N counts costs less than noting
         // each game's moves.
         self.played_complete = n > SMALL_BOARD;
+        true
     }
 
     /// Notes moves played on the counts, for [`reset`](Self::reset).
@@ -804,13 +818,19 @@ impl Packed {
         ) else {
             return false;
         };
+        let (Ok(sums), Ok(touched)) = (
+            bytemuck::allocation::try_zeroed_vec(2 * n),
+            bytemuck::allocation::try_zeroed_vec((2 * n).div_ceil(64)),
+        ) else {
+            return false;
+        };
         *self = Packed {
             side: n,
             row_words,
             taken,
             second,
-            sums: vec![0; 2 * n],
-            touched: vec![0; (2 * n).div_ceil(64)],
+            sums,
+            touched,
             played: Vec::new(),
         };
         true
@@ -1917,9 +1937,11 @@ impl TicTacToe {
             if n <= TINY_MAX_N {
                 self.tiny = Tiny::default();
                 self.store = Store::Tiny;
-            } else {
-                self.dense.reset(n as usize);
+            } else if self.dense.reset(n as usize) {
                 self.store = Store::Dense;
+            } else {
+                self.reset_other_stores(size, moves);
+                return;
             }
             self.begin_game(n);
             return;
@@ -1939,8 +1961,7 @@ impl TicTacToe {
         } else if n <= TINY_MAX_N {
             self.tiny = Tiny::default();
             Store::Tiny
-        } else if n <= DENSE_MAX_N {
-            self.dense.reset(n as usize);
+        } else if n <= DENSE_MAX_N && self.dense.reset(n as usize) {
             Store::Dense
         } else if n <= PACKED_MAX_N
             && moves > Packed::bitmap_words(n as usize) as u64
