@@ -4,7 +4,7 @@
 
 use crate::judging::generate::{Bounds, Case, Generator, Move, OutcomeMix, Spec};
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// One test file of the package.
@@ -93,6 +93,51 @@ fn won_on(n: u32, line: Line, winner: u8, last: Option<(u32, u32)>, rng: &mut Ch
         }
     }
     Case { n, moves }
+}
+
+/// A game whose last move fills the board and wins for `winner`: a
+/// colouring of the board with one full line, `winner`'s, and no other
+/// (drawn at random until one is found), played with that line's last
+/// cell last and the players alternating. What a solution that calls a
+/// full board a draw, or stops looking once it is full, gets wrong.
+fn fills_the_board_and_wins(n: u32, winner: u8, rng: &mut ChaCha8Rng) -> Case {
+    let mut cells: Vec<(u32, u32)> = (0..n).flat_map(|r| (0..n).map(move |c| (r, c))).collect();
+    let mine = cells.len().div_ceil(2);
+    loop {
+        cells.shuffle(rng);
+        let (winners, others) = cells.split_at(mine);
+        let full = |marks: &[(u32, u32)]| -> Vec<Line> {
+            Line::all(n)
+                .into_iter()
+                .filter(|line| line.cells(n).iter().all(|cell| marks.contains(cell)))
+                .collect()
+        };
+        let [line] = full(winners)[..] else { continue };
+        if !full(others).is_empty() {
+            continue;
+        }
+        let last = line.cells(n)[rng.random_range(0..n as usize)];
+        let mut leading: Vec<(u32, u32)> =
+            winners.iter().copied().filter(|&cell| cell != last).collect();
+        leading.shuffle(rng);
+        let mut following = others.to_vec();
+        following.shuffle(rng);
+        // The winner moves last: first too on an odd board, second on an even one.
+        let (first, second, first_player) = if leading.len() < following.len() {
+            (following, leading, 3 - winner)
+        } else {
+            (leading, following, winner)
+        };
+        let mut moves = Vec::with_capacity(cells.len());
+        for (i, &(row, col)) in first.iter().enumerate() {
+            moves.push(Move { row, col, player: first_player });
+            if let Some(&(row, col)) = second.get(i) {
+                moves.push(Move { row, col, player: 3 - first_player });
+            }
+        }
+        moves.push(Move { row: last.0, col: last.1, player: winner });
+        return Case { n, moves };
+    }
 }
 
 /// Moves from `(row, col, player)` triples.
@@ -207,6 +252,21 @@ pub fn test_files(seed: u64) -> Vec<TestFile> {
         ),
         targets: "a move on two lines that updates or checks only one of them",
         cases: crossing,
+    });
+    let filling = (3..=8)
+        .flat_map(|n| [1, 2, 1, 2].map(|winner| (n, winner)))
+        .map(|(n, winner)| fills_the_board_and_wins(n, winner, &mut rng))
+        .collect();
+    files.push(TestFile {
+        group: "secret",
+        subgroup: Some("outcomes"),
+        name: "09-wins-that-fill-the-board".into(),
+        made: format!(
+            "built, seed {seed}: full boards whose last move completes the winner's one \
+             full line, N = 3 to 8, each player winning"
+        ),
+        targets: "a full board taken for a draw; a win looked for only before the board fills",
+        cases: filling,
     });
     let generated: [(&str, &str, &str, OutcomeMix, u32, u32, u64); 5] = [
         (
@@ -325,6 +385,25 @@ mod tests {
                     assert_eq!(*last, winner);
                     assert!(before.iter().all(|&r| r == 0), "{n} {line:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_board_filling_game_is_won_by_its_last_move_alone_and_players_alternate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for n in 3..=8 {
+            for winner in [1, 2] {
+                let case = fills_the_board_and_wins(n, winner, &mut rng);
+                assert_eq!(case.moves.len() as u32, n * n);
+                let got = results(&case);
+                let (last, before) = got.split_last().expect("moves");
+                assert_eq!(*last, winner, "{n}");
+                assert!(before.iter().all(|&r| r == 0), "{n}");
+                assert!(
+                    case.moves.windows(2).all(|pair| pair[0].player != pair[1].player),
+                    "{n}"
+                );
             }
         }
     }
