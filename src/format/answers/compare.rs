@@ -157,8 +157,23 @@ impl Difference {
         }
     }
 
+    /// The quoted token of a LeetCode line that broke before its `null`
+    /// was whole, without the mark that says so.
+    fn without_null(&self) -> Option<String> {
+        match self {
+            Difference::NotAResult { found, .. } => found
+                .strip_prefix(&format!("\"{}", super::leetcode::NO_NULL))
+                .map(|rest| format!("\"{rest}")),
+            _ => None,
+        }
+    }
+
     /// The case and move a difference is about, when it is one move.
     pub fn case_and_move(&self) -> Option<(u64, u64)> {
+        if self.without_null().is_some() {
+            // The constructor's `null`, before any move.
+            return None;
+        }
         match *self {
             Difference::WrongResult { case, r#move, .. }
             | Difference::NotAResult { case, r#move, .. }
@@ -214,6 +229,13 @@ fn plural(count: u64, one: &str, many: &str) -> String {
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (Some(found), Some(case)) = (self.without_null(), self.case()) {
+            return write!(
+                f,
+                "case {case}: expected null (LeetCode's result for the constructor) before the \
+                 moves' results, found {found}"
+            );
+        }
         match self {
             Difference::WrongResult {
                 case,
@@ -770,7 +792,9 @@ fn compare_lines(
                     }));
                 }
                 (Item::LineEnd | Item::End, got @ (Item::Result(_) | Item::Other)) => {
-                    let first_extra = found.0.quote(got);
+                    // Of a test case with no results, `[nu`: the `null` is not
+                    // what is missing there, but the line's end.
+                    let first_extra = found.0.quote(got).replace(super::leetcode::NO_NULL, "");
                     let (rest, _) = found.0.rest_of_line().map_err(Side::Found)?;
                     return Ok(Comparison::Differs(Difference::MoreResults {
                         holder,

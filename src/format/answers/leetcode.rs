@@ -24,6 +24,11 @@ const CHUNK: usize = 64 * 1024;
 /// ended after it, and the token must not read as a result.
 pub(super) const LINE_ENDS: &str = "\u{23CE}";
 
+/// Starts a broken line's text when it broke before its `null` was whole
+/// (`[0,1]`, `[NULL,1]` where the case counts): the message then names the
+/// missing `null`, not a result of the first move.
+pub(super) const NO_NULL: &str = "\u{2205}";
+
 /// Stands for a run of blanks inside a broken line's text, which is one
 /// token: the quote shows where the output had space.
 const BLANK: &str = "\u{2423}";
@@ -119,8 +124,12 @@ impl<R: Read> Lines<R> {
             State::Null(matched) => matched,
             _ => 0,
         };
+        let before_null = matches!(self.state, State::Null(_));
         self.state = State::Broken;
         self.broken.clear();
+        if before_null {
+            self.broken.extend_from_slice(NO_NULL.as_bytes());
+        }
         self.broken.extend_from_slice(&self.null_seen[..matched]);
         self.broken_more = false;
         self.broken_blank = false;
@@ -400,12 +409,12 @@ mod tests {
         assert_eq!(by_arrays("[null,\n0,\n\n1]\n\n[null\n]"), "0 1 \n\n");
         assert_eq!(by_arrays("[null,1][null,2]"), "1 \n2 \n");
         // A broken array's quote stops at its `]`: the rest is another's.
-        assert_eq!(by_arrays("[NULL,1]\n[null,2]\n"), "NULL,1]...\n");
+        assert_eq!(by_arrays("[NULL,1]\n[null,2]\n"), "\u{2205}NULL,1]...\n");
         // An array left open ends with the input, marked as a line is.
         assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
         // Cut off inside `null`: never an empty test case.
-        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \nnu\n");
-        assert_eq!(by_arrays("[nu \n[null]"), "nu\u{2423}[null]\n");
+        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \n\u{2205}nu\n");
+        assert_eq!(by_arrays("[nu \n[null]"), "\u{2205}nu\u{2423}[null]\n");
         assert_eq!(by_arrays("[\n"), "\u{23CE}\n");
         // Read by lines, the same bytes are other test cases.
         assert_eq!(transcoded("[null,1][null,2]"), "1 [null,2]\n");
@@ -414,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_broken_line_becomes_one_token_that_is_never_a_result() {
-        assert_eq!(transcoded("[0,1]\n"), "0,1]\n");
+        assert_eq!(transcoded("[0,1]\n"), "\u{2205}0,1]\n");
         assert_eq!(transcoded("[null,0 1]\n"), "0 1]\n");
         assert_eq!(transcoded("[null,0 1\n"), "0 1\u{23CE}\n");
         assert_eq!(transcoded("[null,0,1\n"), "0 1 \u{23CE}\n");
@@ -423,12 +432,12 @@ mod tests {
         assert_eq!(transcoded("[null 1 2]\n"), "1\u{2423}2]\n");
         assert_eq!(transcoded("[null,3]\n"), "3 \n");
         // Broken inside `null`, it quotes the letters matched too.
-        assert_eq!(transcoded("[nu ll,1]\n"), "nu\u{2423}ll,1]\n");
-        assert_eq!(transcoded("[nUll,1]\n"), "nUll,1]\n");
-        assert_eq!(transcoded("[nu \n[null]\n"), "nu\n\n");
-        assert_eq!(transcoded("[nu\n"), "nu\n");
+        assert_eq!(transcoded("[nu ll,1]\n"), "\u{2205}nu\u{2423}ll,1]\n");
+        assert_eq!(transcoded("[nUll,1]\n"), "\u{2205}nUll,1]\n");
+        assert_eq!(transcoded("[nu \n[null]\n"), "\u{2205}nu\n\n");
+        assert_eq!(transcoded("[nu\n"), "\u{2205}nu\n");
         let any_case = |text: &str| read_all(Lines::new(text.as_bytes()).with_letters(Letters::AnyCase));
-        assert_eq!(any_case("[None,1]\n"), "None,1]\n");
+        assert_eq!(any_case("[None,1]\n"), "\u{2205}None,1]\n");
         assert_eq!(any_case("[NULL,1]\n"), "1 \n");
     }
 }
