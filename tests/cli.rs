@@ -795,3 +795,56 @@ fn test_and_stress_refuse_on_windows_with_a_message() {
             .stderr(predicate::str::contains("WSL"));
     }
 }
+
+/// Help is the output asked for, written as results are: to a standard
+/// output left non-blocking (a pipe shared with a program that wanted
+/// that) it waits for the reader, where clap's own print gave up at the
+/// pipe's 4 KiB (exit 74, the help cut); to one that cannot be written it
+/// is an error (it exited 0 with nothing written).
+#[test]
+#[cfg(target_os = "linux")]
+fn help_waits_for_a_slow_reader_of_a_non_blocking_pipe_and_fails_on_a_closed_one() {
+    let whole = tictactoe()
+        .args(["check", "--help"])
+        .output()
+        .expect("help");
+    assert!(whole.status.success() && whole.stdout.len() > 4096);
+    let reader = r#"
+import fcntl, os, subprocess, sys, time
+read_end, write_end = os.pipe()
+fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ: the smallest pipe
+os.set_blocking(write_end, False)
+child = subprocess.Popen(sys.argv[1:], stdout=write_end)
+os.close(write_end)
+time.sleep(0.3)
+got = bytearray()
+while chunk := os.read(read_end, 512):
+    got += chunk
+    time.sleep(0.001)
+sys.stdout.buffer.write(bytes(got))
+sys.exit(child.wait())
+"#;
+    let read = std::process::Command::new("python3")
+        .args(["-c", reader])
+        .arg(common::binary())
+        .args(["check", "--help"])
+        .output()
+        .expect("python3 runs");
+    assert_eq!(read.status.code(), Some(0), "{}", common::describe(&read));
+    assert_eq!(read.stdout, whole.stdout);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("read-only");
+    std::fs::write(&file, "").expect("file");
+    let refused = Process::new(common::binary())
+        .arg("--help")
+        .stdout(std::fs::File::open(&file).expect("opened to read"))
+        .output()
+        .expect("help runs");
+    assert_eq!(
+        refused.status.code(),
+        Some(74),
+        "{}",
+        common::describe(&refused)
+    );
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot write the output"));
+}

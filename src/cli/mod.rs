@@ -292,11 +292,29 @@ impl Failure {
     /// an error has nowhere left to be reported.
     pub fn report(&self) -> std::io::Result<()> {
         match self {
+            // Help is the output asked for: written as results are, so that
+            // a standard output left non-blocking is waited for (clap's own
+            // print gave up at the pipe's 4 KiB) and one that cannot be
+            // written is an error.
+            Failure::Clap(error) if self.kind() == FailureKind::HelpAsked => {
+                use std::io::Write as _;
+                let rendered = error.render();
+                let colour = !matches!(
+                    anstream::AutoStream::choice(&std::io::stdout()),
+                    anstream::ColorChoice::Never
+                );
+                let text = match colour {
+                    true => rendered.ansi().to_string(),
+                    false => rendered.to_string(),
+                };
+                let mut out = crate::files::Output::stdout().map_err(|error| match error {
+                    Error::Write(error) => error,
+                    other => std::io::Error::other(other.to_string()),
+                })?;
+                return out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            }
             Failure::Clap(error) => {
-                let printed = error.print();
-                if self.kind() == FailureKind::HelpAsked {
-                    return printed;
-                }
+                let _ = error.print();
             }
             Failure::TestlibRefused(error) => {
                 let text = error.render().to_string();
