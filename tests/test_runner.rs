@@ -695,3 +695,25 @@ fn removing_the_binary_while_tests_run_fails_none_of_them() {
         common::describe(&tested)
     );
 }
+
+/// Without PATH (`env -i`, a bare judge environment) the system starts a
+/// command by name from its default path: `test` once refused it as no
+/// such command on PATH (exit 2).
+#[test]
+fn a_command_named_without_path_in_the_environment_starts_as_the_system_would() {
+    let dir = folder_of_tests();
+    let command = format!("sh -c '\"$0\" solve' '{}'", common::binary().display());
+    let tested = std::process::Command::new(common::binary())
+        .env_clear()
+        .arg("test")
+        .arg(dir.path())
+        .args(["--time-limit", "20", "-c", &command])
+        .output()
+        .expect("test runs");
+    assert_eq!(tested.status.code(), Some(0), "{}", common::describe(&tested));
+    assert!(
+        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
+        "{}",
+        common::describe(&tested)
+    );
+}

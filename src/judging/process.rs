@@ -726,7 +726,9 @@ pub fn startable(program: &str) -> Result<(), String> {
             metadata.is_file() && runs
         })
     };
-    let path = std::env::var_os("PATH").unwrap_or_default();
+    // Without PATH (`env -i`) the C library looks in its default path, and
+    // the solution starts from there: so does the look here.
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
     let found = if program.contains('/') {
         match Path::new(program).metadata() {
             Err(error) => return Err(format!("cannot start {program}: {error}")),
