@@ -31,8 +31,12 @@ use std::time::{Duration, Instant};
 
 pub(super) const STRESS_HELP: &str = "\
 Generates inputs (the options of `gen`; input K uses ChaCha8 stream K - 1 of
-the seed, as its line says), runs CMD and the reference on each, and stops at the first
-difference, crash or timeout. It then shrinks the input (fewest cases, then
+the seed, as its line says), runs CMD and the reference on each, and stops
+at the first difference, crash or timeout. Inputs grow, as QuickCheck's do:
+input K holds min(--cases, 1 + (K - 1) / 4) cases on boards up to --min-n +
+2^((K - 1) / 4) - 1, so a failure only the full --cases or --max-n show
+comes after about 4 x --cases inputs, or 4 x log2(--max-n - --min-n) (give
+--iterations or --time room for it). It then shrinks the input (fewest cases, then
 fewest moves, then smallest N), keeping every step an input the reference
 accepts, writes failing.in and failing.ans to --save-dir and prints a trace
 (of a case over 30 moves, the 10 up to the difference and 3 boards).
