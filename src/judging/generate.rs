@@ -236,7 +236,11 @@ impl Spec {
             };
             let within = match uncapped.feasible_sizes(self.outcome) {
                 Some(_) => format!(" within {} moves", self.move_cap()),
-                None => ", however many moves it has".to_owned(),
+                // gen writes no game of 0 moves, which the solver takes.
+                None => match self.min_moves() {
+                    1 => " of one move or more".to_owned(),
+                    least => format!(" of {least} moves or more"),
+                },
             };
             return bad(format!(
                 "no board size in {}..={} allows {} game{within}",
