@@ -710,7 +710,12 @@ fn a_command_named_without_path_in_the_environment_starts_as_the_system_would() 
         .args(["--time-limit", "20", "-c", &command])
         .output()
         .expect("test runs");
-    assert_eq!(tested.status.code(), Some(0), "{}", common::describe(&tested));
+    assert_eq!(
+        tested.status.code(),
+        Some(0),
+        "{}",
+        common::describe(&tested)
+    );
     assert!(
         String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
         "{}",
