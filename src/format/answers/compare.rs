@@ -12,6 +12,8 @@ use crate::format::Format;
 use crate::format::cases::{BYTE_ORDER_MARK, detect_past_mark};
 use std::fmt;
 use std::io::{self, Cursor, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The first way the output departs from the expected answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +42,9 @@ pub enum Difference {
         /// wrong answer, where anything else (`x`, `01`, `-0`) is a
         /// presentation error.
         integer: bool,
+        /// Whether it is a LeetCode line that broke before its `null` was
+        /// whole (`[0,1]`): the `null` is what is missing, before any move.
+        before_null: bool,
     },
     /// A case's line (or array) ends before its last result.
     FewerResults {
@@ -157,24 +162,13 @@ impl Difference {
         }
     }
 
-    /// The quoted token of a LeetCode line that broke before its `null`
-    /// was whole, without the mark that says so.
-    fn without_null(&self) -> Option<String> {
-        match self {
-            Difference::NotAResult { found, .. } => found
-                .strip_prefix(&format!("\"{}", super::leetcode::NO_NULL))
-                .map(|rest| format!("\"{rest}")),
-            _ => None,
-        }
-    }
-
     /// The case and move a difference is about, when it is one move.
     pub fn case_and_move(&self) -> Option<(u64, u64)> {
-        if self.without_null().is_some() {
-            // The constructor's `null`, before any move.
-            return None;
-        }
         match *self {
+            // The constructor's `null`, before any move.
+            Difference::NotAResult {
+                before_null: true, ..
+            } => None,
             Difference::WrongResult { case, r#move, .. }
             | Difference::NotAResult { case, r#move, .. }
             | Difference::EndsEarly { case, r#move } => Some((case, r#move)),
@@ -229,13 +223,6 @@ fn plural(count: u64, one: &str, many: &str) -> String {
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let (Some(found), Some(case)) = (self.without_null(), self.case()) {
-            return write!(
-                f,
-                "case {case}: expected null (LeetCode's result for the constructor) before the \
-                 moves' results, found {found}"
-            );
-        }
         match self {
             Difference::WrongResult {
                 case,
@@ -245,6 +232,16 @@ impl fmt::Display for Difference {
             } => write!(
                 f,
                 "case {case}, move {move}: expected {expected}, found {found}"
+            ),
+            Difference::NotAResult {
+                case,
+                found,
+                before_null: true,
+                ..
+            } => write!(
+                f,
+                "case {case}: expected null (LeetCode's result for the constructor) before the \
+                 moves' results, found {found}"
             ),
             Difference::NotAResult {
                 case,
@@ -537,27 +534,50 @@ pub(super) fn compare_leniently(
     let (_, found_marked, found) = detect_past_mark(found).map_err(Side::Found)?;
     let keep_mark = reading.output_mark_kept && found_marked && !expected_marked;
     let found = Cursor::new(kept_mark(keep_mark)).chain(found);
-    match (format, by_tokens) {
+    let missing_null = Arc::new(AtomicU64::new(0));
+    let compared = match (format, by_tokens) {
         (Format::CodingNinjas, false) => {
-            compare_lines(expected, found, false, CaseHolder::Line)
+            return compare_lines(expected, found, false, CaseHolder::Line);
         }
         // A LeetCode line with no results, `[null]`, is text like any other.
         (Format::Leetcode, false) => compare_lines(
             Lines::new(expected).with_letters(letters),
-            Lines::new(found).with_letters(letters),
+            Lines::new(found)
+                .with_letters(letters)
+                .noting_missing_null(Arc::clone(&missing_null)),
             true,
             CaseHolder::Line,
         ),
-        (Format::CodingNinjas, true) => compare_tokens(expected, found),
+        (Format::CodingNinjas, true) => return compare_tokens(expected, found),
         // By tokens, whitespace never counts, but a LeetCode test case's
         // array does: its `]` ends the case as a line end does by lines.
         (Format::Leetcode, true) => compare_lines(
             Lines::arrays(expected).with_letters(letters),
-            Lines::arrays(found).with_letters(letters),
+            Lines::arrays(found)
+                .with_letters(letters)
+                .noting_missing_null(Arc::clone(&missing_null)),
             true,
             CaseHolder::Array,
         ),
-    }
+    };
+    let broken_before_null = missing_null.load(Ordering::Relaxed);
+    compared.map(|comparison| match comparison {
+        // A broken line is one token, its case's first: at move 1.
+        Comparison::Differs(Difference::NotAResult {
+            case,
+            r#move: 1,
+            found,
+            integer,
+            ..
+        }) if case == broken_before_null => Comparison::Differs(Difference::NotAResult {
+            case,
+            r#move: 1,
+            found,
+            integer,
+            before_null: true,
+        }),
+        other => other,
+    })
 }
 
 /// The byte order mark a reading keeps, if it keeps one.
@@ -631,6 +651,7 @@ fn compare_tokens(expected: impl Read, found: impl Read) -> Result<Comparison, S
                             r#move,
                             found: found.0.quote(Item::Other),
                             integer: found.0.other_is_integer(),
+                            before_null: false,
                         }));
                     }
                     Item::End | Item::LineEnd => {
@@ -780,6 +801,7 @@ fn compare_lines(
                         r#move: r#move + 1,
                         found: found.0.quote(Item::Other),
                         integer: found.0.other_is_integer(),
+                        before_null: false,
                     }));
                 }
                 (Item::Result(_), Item::LineEnd | Item::End) => {
@@ -792,9 +814,7 @@ fn compare_lines(
                     }));
                 }
                 (Item::LineEnd | Item::End, got @ (Item::Result(_) | Item::Other)) => {
-                    // Of a test case with no results, `[nu`: the `null` is not
-                    // what is missing there, but the line's end.
-                    let first_extra = found.0.quote(got).replace(super::leetcode::NO_NULL, "");
+                    let first_extra = found.0.quote(got);
                     let (rest, _) = found.0.rest_of_line().map_err(Side::Found)?;
                     return Ok(Comparison::Differs(Difference::MoreResults {
                         holder,

@@ -16,6 +16,8 @@
 use super::Letters;
 use crate::format::bytes::QUOTED;
 use std::io::{self, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes read from the inner stream at a time.
 const CHUNK: usize = 64 * 1024;
@@ -23,11 +25,6 @@ const CHUNK: usize = 64 * 1024;
 /// Marks a broken line's text that ends where a result could have: the line
 /// ended after it, and the token must not read as a result.
 pub(super) const LINE_ENDS: &str = "\u{23CE}";
-
-/// Starts a broken line's text when it broke before its `null` was whole
-/// (`[0,1]`, `[NULL,1]` where the case counts): the message then names the
-/// missing `null`, not a result of the first move.
-pub(super) const NO_NULL: &str = "\u{2205}";
 
 /// Stands for a run of blanks inside a broken line's text, which is one
 /// token: the quote shows where the output had space.
@@ -76,6 +73,14 @@ pub struct Lines<R> {
     /// Whether `NULL` or `Null` stands for `null`, as for a Kattis judge's
     /// default output validator without `case_sensitive`.
     any_case: bool,
+    /// Lines handed out before the current read's, counted once a read is
+    /// transcoded, so that a broken line knows its test case.
+    lines_before: u64,
+    /// Where the 1-based test case of the first line that broke before its
+    /// `null` was whole is noted (0: none), for the message to name the
+    /// missing `null`: told apart from the line's text, which the solution
+    /// writes and could fake any mark in.
+    missing_null: Option<Arc<AtomicU64>>,
     eof: bool,
 }
 
@@ -94,7 +99,27 @@ impl<R: Read> Lines<R> {
             null_seen: [0; 4],
             arrays: false,
             any_case: false,
+            lines_before: 0,
+            missing_null: None,
             eof: false,
+        }
+    }
+
+    /// Notes in `missing` the test case of the first line that breaks
+    /// before its `null` is whole (`[0,1]`, `[NULL,1]` where case counts).
+    pub fn noting_missing_null(self, missing: Arc<AtomicU64>) -> Lines<R> {
+        Lines {
+            missing_null: Some(missing),
+            ..self
+        }
+    }
+
+    /// Notes the line about to break, if it breaks before its `null` is
+    /// whole; `out` holds the current read's transcoded lines so far.
+    fn note_if_before_null(&self, out: &[u8]) {
+        if let (State::Null(_), Some(missing)) = (self.state, &self.missing_null) {
+            let case = self.lines_before + memchr::memchr_iter(b'\n', out).count() as u64 + 1;
+            let _ = missing.compare_exchange(0, case, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 
@@ -124,12 +149,8 @@ impl<R: Read> Lines<R> {
             State::Null(matched) => matched,
             _ => 0,
         };
-        let before_null = matches!(self.state, State::Null(_));
         self.state = State::Broken;
         self.broken.clear();
-        if before_null {
-            self.broken.extend_from_slice(NO_NULL.as_bytes());
-        }
         self.broken.extend_from_slice(&self.null_seen[..matched]);
         self.broken_more = false;
         self.broken_blank = false;
@@ -179,6 +200,7 @@ impl<R: Read> Lines<R> {
             State::Broken => self.end_broken(out),
             // The line ends inside its `null`: a token of the letters there.
             State::Null(1..) => {
+                self.note_if_before_null(out);
                 self.break_line(b' ');
                 self.end_broken(out);
             }
@@ -240,7 +262,10 @@ impl<R: Read> Lines<R> {
                     out.push(byte);
                 }
             }
-            _ => self.break_line(byte),
+            _ => {
+                self.note_if_before_null(out);
+                self.break_line(byte);
+            }
         }
     }
 }
@@ -304,6 +329,9 @@ impl<R: Read> Read for Lines<R> {
                 let Some(&byte) = raw.get(index) else { break };
                 self.step(byte, &mut out);
                 index += 1;
+            }
+            if self.missing_null.is_some() {
+                self.lines_before += memchr::memchr_iter(b'\n', &out).count() as u64;
             }
             self.raw = buffer;
             self.out = out;
@@ -409,12 +437,12 @@ mod tests {
         assert_eq!(by_arrays("[null,\n0,\n\n1]\n\n[null\n]"), "0 1 \n\n");
         assert_eq!(by_arrays("[null,1][null,2]"), "1 \n2 \n");
         // A broken array's quote stops at its `]`: the rest is another's.
-        assert_eq!(by_arrays("[NULL,1]\n[null,2]\n"), "\u{2205}NULL,1]...\n");
+        assert_eq!(by_arrays("[NULL,1]\n[null,2]\n"), "NULL,1]...\n");
         // An array left open ends with the input, marked as a line is.
         assert_eq!(by_arrays("[null,1,2\n"), "1 2 \u{23CE}\n");
         // Cut off inside `null`: never an empty test case.
-        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \n\u{2205}nu\n");
-        assert_eq!(by_arrays("[nu \n[null]"), "\u{2205}nu\u{2423}[null]\n");
+        assert_eq!(by_arrays("[null,1]\n[nu\n"), "1 \nnu\n");
+        assert_eq!(by_arrays("[nu \n[null]"), "nu\u{2423}[null]\n");
         assert_eq!(by_arrays("[\n"), "\u{23CE}\n");
         // Read by lines, the same bytes are other test cases.
         assert_eq!(transcoded("[null,1][null,2]"), "1 [null,2]\n");
@@ -423,7 +451,7 @@ mod tests {
 
     #[test]
     fn a_broken_line_becomes_one_token_that_is_never_a_result() {
-        assert_eq!(transcoded("[0,1]\n"), "\u{2205}0,1]\n");
+        assert_eq!(transcoded("[0,1]\n"), "0,1]\n");
         assert_eq!(transcoded("[null,0 1]\n"), "0 1]\n");
         assert_eq!(transcoded("[null,0 1\n"), "0 1\u{23CE}\n");
         assert_eq!(transcoded("[null,0,1\n"), "0 1 \u{23CE}\n");
@@ -432,12 +460,12 @@ mod tests {
         assert_eq!(transcoded("[null 1 2]\n"), "1\u{2423}2]\n");
         assert_eq!(transcoded("[null,3]\n"), "3 \n");
         // Broken inside `null`, it quotes the letters matched too.
-        assert_eq!(transcoded("[nu ll,1]\n"), "\u{2205}nu\u{2423}ll,1]\n");
-        assert_eq!(transcoded("[nUll,1]\n"), "\u{2205}nUll,1]\n");
-        assert_eq!(transcoded("[nu \n[null]\n"), "\u{2205}nu\n\n");
-        assert_eq!(transcoded("[nu\n"), "\u{2205}nu\n");
+        assert_eq!(transcoded("[nu ll,1]\n"), "nu\u{2423}ll,1]\n");
+        assert_eq!(transcoded("[nUll,1]\n"), "nUll,1]\n");
+        assert_eq!(transcoded("[nu \n[null]\n"), "nu\n\n");
+        assert_eq!(transcoded("[nu\n"), "nu\n");
         let any_case = |text: &str| read_all(Lines::new(text.as_bytes()).with_letters(Letters::AnyCase));
-        assert_eq!(any_case("[None,1]\n"), "\u{2205}None,1]\n");
+        assert_eq!(any_case("[None,1]\n"), "None,1]\n");
         assert_eq!(any_case("[NULL,1]\n"), "1 \n");
     }
 }
