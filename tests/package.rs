@@ -68,6 +68,7 @@ fn verifyproblem_accepts_the_kattis_package_and_every_submission_gets_its_verdic
         "wrong_answer/counts_marks.py (Python 3 (w/PyPy3)) OK: WA",
         "wrong_answer/state_not_reset.py (Python 3 (w/PyPy3)) OK: WA",
         "wrong_answer/one_line.py (Python 3 (w/PyPy3)) OK: WA",
+        "wrong_answer/full_board_is_a_draw.py (Python 3 (w/PyPy3)) OK: WA",
     ] {
         assert!(
             stdout.contains(submission),
@@ -138,6 +139,7 @@ fn bapctools_validates_and_runs_the_icpc_package_with_tictactoe_on_path() {
         "wrong_answer/no_anti_diagonal.cpp:",
         "wrong_answer/one_line.py:",
         "wrong_answer/state_not_reset.py:",
+        "wrong_answer/full_board_is_a_draw.py:",
     ] {
         let verdict = if line.starts_with("accepted") {
             "AC"
@@ -207,15 +209,29 @@ fn the_domjudge_zip_imports_builds_and_judges_as_domjudge_does() {
     // The judgehost builds it as its run user, who owns none of the files,
     // in the folder made writable to all (judge/build_executable.sh:
     // `chmod a+rwx "$WORKDIR"`, then runguard -u "$RUNUSER"), with no PATH
-    // to a tictactoe and no environment; then takes the write bits away.
+    // to a tictactoe, no environment, and a umask of its own; then gives
+    // every file back to its own user and takes the write bits away
+    // (`chown -R`, `chmod -R go-w`).
     fs::set_permissions(&compare, fs::Permissions::from_mode(0o777)).expect("chmod");
-    let built = bare(&compare, Some("nobody"), &["./build"])
-        .output()
-        .expect("build runs");
+    let built = bare(
+        &compare,
+        Some("nobody"),
+        &["sh", "-c", "umask 077 && exec ./build"],
+    )
+    .output()
+    .expect("build runs");
     assert!(built.status.success(), "{}", describe(&built));
+    let judgedaemon = std::os::unix::fs::MetadataExt::uid(&fs::metadata(dir.path()).expect("dir"));
+    for entry in fs::read_dir(&compare).expect("folder") {
+        let path = entry.expect("entry").path();
+        std::os::unix::fs::chown(&path, Some(judgedaemon), None).expect("chown");
+        let mode = fs::metadata(&path).expect("file").permissions().mode();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode & !0o022)).expect("chmod");
+    }
     fs::set_permissions(&compare, fs::Permissions::from_mode(0o755)).expect("chmod");
-    // The compare step runs as another user, empty environment, feedback
-    // folder its own, output on standard input.
+    // The compare step runs as yet another user (judgedaemons share the
+    // built files), empty environment, feedback folder its own, output on
+    // standard input.
     let data = dir.path().join("data");
     fs::create_dir(&data).expect("folder");
     for name in [
@@ -244,7 +260,7 @@ fn the_domjudge_zip_imports_builds_and_judges_as_domjudge_does() {
         fs::set_permissions(&data, fs::Permissions::from_mode(0o755)).expect("chmod");
         let judged = bare(
             &compare,
-            Some("nobody"),
+            Some("daemon"),
             &[
                 "./run",
                 &input.to_string_lossy(),

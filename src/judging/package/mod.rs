@@ -71,7 +71,7 @@ impl PackageFile {
 }
 
 /// The submissions: file, folder (the verdict they must get), source.
-const SUBMISSIONS: [(&str, &str, &str); 8] = [
+const SUBMISSIONS: [(&str, &str, &str); 9] = [
     ("counters.cpp", "accepted", include_str!("submissions/counters.cpp")),
     ("counters.py", "accepted", include_str!("submissions/counters.py")),
     (
@@ -92,6 +92,11 @@ const SUBMISSIONS: [(&str, &str, &str); 8] = [
         include_str!("submissions/state_not_reset.py"),
     ),
     ("one_line.py", "wrong_answer", include_str!("submissions/one_line.py")),
+    (
+        "full_board_is_a_draw.py",
+        "wrong_answer",
+        include_str!("submissions/full_board_is_a_draw.py"),
+    ),
 ];
 
 /// The input validator's pinned command: the statement's bounds, the
@@ -126,11 +131,14 @@ fn validator(folder: &str, command: &str, binary: Option<&[u8]>) -> Vec<PackageF
                  # judge may build on files it cannot change (BAPCtools links them).\n\
                  # DOMjudge builds as its run user in a folder anyone may write, on\n\
                  # files another user owns: there a runnable copy takes the file's place.\n\
+                 # 755 whatever the umask: other users run it (DOMjudge gives the\n\
+                 # files back to its own user, and judgedaemons share them).\n\
                  cd \"$(dirname \"$0\")\" || exit 1\n\
                  if [ ! -x tictactoe ]; then\n\
-                 \x20   chmod +x tictactoe 2>/dev/null ||\n\
-                 \x20       { cp tictactoe .tictactoe.new && chmod +x .tictactoe.new &&\n\
-                 \x20         mv -f .tictactoe.new tictactoe; } || exit 1\n\
+                 \x20   chmod 755 tictactoe 2>/dev/null ||\n\
+                 \x20       { rm -f .tictactoe.new; cp tictactoe .tictactoe.new &&\n\
+                 \x20         chmod 755 .tictactoe.new && mv -f .tictactoe.new tictactoe; } ||\n\
+                 \x20       { rm -f .tictactoe.new; exit 1; }\n\
                  fi\n\
                  ./tictactoe --version >/dev/null\n",
             ));
@@ -316,7 +324,7 @@ fn notes(spec: &PackageSpec, tests: &[TestFile]) -> String {
          - accepted: the counter solution (a signed sum a row, column and diagonal), in C++ and Python.\n\
          - wrong_answer: each makes one of the mistakes above: no anti-diagonal, no diagonal,\n\
          \x20 the anti-diagonal off by one, marks counted whoever made them, sums kept between\n\
-         \x20 cases, every result on one line.\n",
+         \x20 cases, every result on one line, a full board taken for a draw.\n",
     );
     text
 }
