@@ -501,7 +501,7 @@ fn a_long_failing_game_is_traced_up_to_its_difference_not_board_by_board() {
         .count();
     let boards = stdout.matches("of a 40 x 40 board").count();
     assert!(
-        stdout.contains("not shown (`tictactoe trace` on the saved input shows them all)")
+        stdout.contains("not shown (`tictactoe trace --case 1 --after-win error ")
             && stdout.contains("<- differs")
             && moves_shown == 10
             && boards == 3,

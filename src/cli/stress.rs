@@ -304,6 +304,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
     }
     // A folder that fails at the end (a full disk) costs the file, not the
     // search: the input is shown here instead, and the error comes last.
+    let mut saved_input = None;
     let unsaved = match saved {
         Ok((input_path, answer_path)) => {
             writeln!(
@@ -313,6 +314,7 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
                 answer_path.display()
             )
             .map_err(Error::Write)?;
+            saved_input = Some(input_path);
             None
         }
         Err(error) => {
@@ -323,7 +325,8 @@ pub fn run(config: &StressConfig, output: impl Write) -> Result<u8, Error> {
         }
     };
     writeln!(out, "\n{}", failure.verdict).map_err(Error::Write)?;
-    write!(out, "{}", trace(config, &cases, &failure)).map_err(Error::Write)?;
+    write!(out, "{}", trace(config, &cases, &failure, saved_input.as_deref()))
+        .map_err(Error::Write)?;
     writeln!(
         out,
         "\n{tried} inputs tried (seed {seed}, {:.1}s); {}",
@@ -636,7 +639,7 @@ impl Trial<'_> {
             .into_iter()
             .map(|(row, col)| without_row_and_column(case, row, col));
         for candidate in fewer_empty.chain(one_fewer) {
-            // Each candidate is a copy of the input: none past the time.
+            // Each candidate is a copy of the input: at most one past the time.
             if self.out_of_shrink_time() {
                 return Ok(None);
             }
@@ -884,7 +887,12 @@ const TRACED_BOARDS: usize = 3;
 
 /// The board after every move of the failing case, with both answers per
 /// move; of a long case, the moves up to the one that differs.
-fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
+fn trace(
+    config: &StressConfig,
+    cases: &[Case],
+    failure: &Failure,
+    saved_input: Option<&std::path::Path>,
+) -> String {
     let difference = failure.difference.as_ref();
     let index = difference
         .and_then(Difference::case)
@@ -926,9 +934,20 @@ fn trace(config: &StressConfig, cases: &[Case], failure: &Failure) -> String {
         )
     };
     if shown_moves.start > 0 {
+        let policy = match config.rules.after_win {
+            AfterWin::Error => "error",
+            AfterWin::Continue => "continue",
+            AfterWin::Leetcode => "leetcode",
+        };
+        let file = saved_input.map_or_else(
+            || "FILE".to_owned(),
+            |path| shell_words::quote(&path.to_string_lossy()).into_owned(),
+        );
         text.push_str(&format!(
-            "moves 1 to {} not shown (`tictactoe trace` on the saved input shows them all)\n",
-            shown_moves.start
+            "moves 1 to {} not shown (`tictactoe trace --case {} --after-win {policy} {file}` \
+             shows them all)\n",
+            shown_moves.start,
+            index + 1
         ));
     }
     for (number, m) in case.moves.iter().enumerate() {
