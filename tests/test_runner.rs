@@ -561,6 +561,21 @@ fn a_solutions_peak_memory_holds_little_of_the_harness() {
     assert!((1..4 * 1024).contains(&peak), "{peak} KiB for cat");
 }
 
+/// That `test` exited 0 with all four tests of [`folder_of_tests`] passed.
+fn assert_every_test_of_the_folder_passed(tested: &std::process::Output) {
+    assert_eq!(
+        tested.status.code(),
+        Some(0),
+        "{}",
+        common::describe(tested)
+    );
+    assert!(
+        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
+        "{}",
+        common::describe(tested)
+    );
+}
+
 /// A parent may leave SIGCHLD ignored (bash passes an ignored signal on to
 /// what it runs) or blocked: `test` and `stress` wait for their runs by it.
 /// Ignored, the process once died of SIGSEGV (139) with no word; blocked,
@@ -640,17 +655,7 @@ fn a_umask_without_the_owners_write_bit_changes_no_verdict() {
         .arg(dir.path())
         .output()
         .expect("setpriv runs");
-    assert_eq!(
-        tested.status.code(),
-        Some(0),
-        "{}",
-        common::describe(&tested)
-    );
-    assert!(
-        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
-        "{}",
-        common::describe(&tested)
-    );
+    assert_every_test_of_the_folder_passed(&tested);
 }
 
 /// Each run starts this binary again as its supervisor: by the path it was
@@ -683,17 +688,7 @@ fn removing_the_binary_while_tests_run_fails_none_of_them() {
         .output()
         .expect("test runs");
     assert!(!binary.exists(), "the solution removed the binary");
-    assert_eq!(
-        tested.status.code(),
-        Some(0),
-        "{}",
-        common::describe(&tested)
-    );
-    assert!(
-        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
-        "{}",
-        common::describe(&tested)
-    );
+    assert_every_test_of_the_folder_passed(&tested);
 }
 
 /// Without PATH (`env -i`, a bare judge environment) the system starts a
@@ -710,15 +705,5 @@ fn a_command_named_without_path_in_the_environment_starts_as_the_system_would() 
         .args(["--time-limit", "20", "-c", &command])
         .output()
         .expect("test runs");
-    assert_eq!(
-        tested.status.code(),
-        Some(0),
-        "{}",
-        common::describe(&tested)
-    );
-    assert!(
-        String::from_utf8_lossy(&tested.stdout).ends_with("4 passed, 0 failed\n"),
-        "{}",
-        common::describe(&tested)
-    );
+    assert_every_test_of_the_folder_passed(&tested);
 }
