@@ -35,6 +35,9 @@ fn a_case_declaring_a_million_moves_and_holding_forty_thousand_takes_memory_for_
         );
         assert!(output.stdout.is_empty(), "{threads:?}: no case completed");
     }
+    // The table made for the declared moves took 16 MiB more than this;
+    // the rest (the threads' buffers, the binary) is about 9.5 MiB, and
+    // 10 MiB once left too little room (10,292 KiB in a checked build).
     let peak = common::children_peak_kib();
-    assert!(peak < 10 * 1024, "peak RSS {peak} KiB");
+    assert!(peak < 12 * 1024, "peak RSS {peak} KiB");
 }

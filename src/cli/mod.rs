@@ -190,8 +190,6 @@ pub fn run_command_line(args: Vec<OsString>) -> Result<u8, Failure> {
     }
     #[cfg(unix)]
     block_file_size_signal();
-    #[cfg(unix)]
-    take_back_child_signal();
     if let Some(message) = mistyped_command(&args) {
         return Err(Failure::Run(Error::Usage(message)));
     }
@@ -359,8 +357,16 @@ pub fn run(config: Config) -> Result<u8, Error> {
         Config::Validate(config) => validate::run(&config, stdout()?, std::io::stderr()),
         Config::Check(config) => check::run(&config, stdout()?, std::io::stderr()),
         Config::Gen(config) => generate::run(&config, stdout()?),
-        Config::Test(config) => test::run(&config, stdout()?),
-        Config::Stress(config) => stress::run(&config, stdout()?),
+        Config::Test(config) => {
+            #[cfg(unix)]
+            take_back_child_signal();
+            test::run(&config, stdout()?)
+        }
+        Config::Stress(config) => {
+            #[cfg(unix)]
+            take_back_child_signal();
+            stress::run(&config, stdout()?)
+        }
         Config::Convert(config) => {
             let inputs = [config.input.clone()];
             let mut output = Output::create(&config.output, &inputs)?;
@@ -673,7 +679,8 @@ fn block_file_size_signal() {
     let _ = signals.thread_block();
 }
 
-/// `test` and `stress` learn that a run ended by SIGCHLD. A parent may have
+/// `test` and `stress` learn that a run ended by SIGCHLD (only they: the
+/// other commands start no process, and solving pays nothing for it). A parent may have
 /// left it ignored (bash passes an ignored signal on to what it runs): the
 /// kernel then reaps the children unseen, and the waiting crate's handler
 /// called the inherited `SIG_IGN` as a function (SIGSEGV, exit 139). One
